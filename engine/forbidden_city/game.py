@@ -1,0 +1,256 @@
+"""A game of Forbidden City: state, legal moves, play, and the end.
+
+The state is the dealt stacks plus the moves played; everything else (table, rooms, coins)
+follows from them, which is what makes a seed and a move log replay a game exactly.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+
+from .board import Board, IllegalPlacement, legal_rotations
+from .catalogue import COLOURS, TWO_PLAYER_COLOURS, start_tile, stack_for
+from .events import (
+    AdjacentRoom,
+    GameEnded,
+    MoveResult,
+    RoomClosed,
+    TileDiscarded,
+    TilePlaced,
+)
+from .moves import DISCARD, Discard, Move, Place, parse_move
+from .scoring import bonus, payout
+from .tiles import Tile
+
+ROOM_COLOURS = {"G": "green", "P": "pink", "W": "white", "T": "temple"}
+TILES_LEFT_AT_END = 2
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow now; `reason` says why in plain words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class GameOverError(IllegalMove):
+    """A move after the end."""
+
+
+def deal(players: Sequence[str], seed: int) -> list[list[str]]:
+    """Each seat's shuffled stack, first tile to draw first."""
+    rng = random.Random(seed)
+    stacks = []
+    for colour in players:
+        stack = stack_for(colour, len(players))
+        rng.shuffle(stack)
+        stacks.append(stack)
+    return stacks
+
+
+def check_seats(players: Sequence[str]) -> None:
+    if not 2 <= len(players) <= 4:
+        raise ValueError("Forbidden City is played by 2, 3 or 4 players")
+    for colour in players:
+        if colour not in COLOURS:
+            raise ValueError(f"unknown seat colour {colour!r}: one of {', '.join(COLOURS)}")
+    if len(set(players)) != len(players):
+        raise ValueError("each seat needs its own colour")
+    if len(players) == 2 and set(players) != set(TWO_PLAYER_COLOURS):
+        raise ValueError("a 2-player game is played with purple and yellow")
+
+
+class Game:
+    """One table. Seats play in the order given, the first seat first."""
+
+    def __init__(
+        self,
+        players: Sequence[str] | int = 4,
+        start: str = "beginner",
+        seed: int | None = None,
+        stacks: Sequence[Sequence[str]] | None = None,
+    ) -> None:
+        seats = tuple(COLOURS[:players]) if isinstance(players, int) else tuple(players)
+        check_seats(seats)
+        self.players: tuple[str, ...] = seats
+        self.start = start
+        self.seed = secrets.randbits(63) if seed is None else seed
+        if stacks is None:
+            dealt = deal(seats, self.seed)
+        else:
+            if len(stacks) != len(seats):
+                raise ValueError("one stack per seat")
+            dealt = [[Tile.parse(code).code for code in stack] for stack in stacks]
+        self.stacks: tuple[tuple[str, ...], ...] = tuple(tuple(s) for s in dealt)
+        self.board = Board(len(seats))
+        for cell, (kind, text) in start_tile(start).items():
+            if kind == "start":
+                self.board.put(cell, Tile.parse(text), None, kind="start")
+            else:
+                self.board.put_special(cell, kind, text)
+        self.coins = [0] * len(seats)
+        self.turn = 0
+        self.moves: list[Move] = []
+        self.results: list[MoveResult] = []
+        self._next = [1] * len(seats)  # index of each seat's next draw; hand is the one before
+        self._hand_tiles: dict[str, Tile] = {}
+        self.ended: GameEnded | None = None
+        self._check_end()
+
+    # --------------------------------------------------------------- reading
+    @property
+    def is_over(self) -> bool:
+        return self.ended is not None
+
+    @property
+    def current(self) -> str:
+        return self.players[self.turn]
+
+    def seat_of(self, colour: str) -> int:
+        return self.players.index(colour)
+
+    def hand(self, seat: int | str) -> str | None:
+        """The tile in a seat's hand (unrotated), None once the game is over."""
+        index = self.seat_of(seat) if isinstance(seat, str) else seat
+        if self.is_over:
+            return None
+        return self.stacks[index][self._next[index] - 1]
+
+    def tiles_left(self, seat: int | str) -> int:
+        """Tiles a seat still holds: the one in hand plus its stack."""
+        index = self.seat_of(seat) if isinstance(seat, str) else seat
+        return len(self.stacks[index]) - self._next[index] + 1
+
+    def stack_size(self, seat: int | str) -> int:
+        return max(0, self.tiles_left(seat) - 1)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        return dict(zip(self.players, self.coins, strict=True))
+
+    @property
+    def winners(self) -> list[str]:
+        """Seats with the most coins once the game is over (ties share the victory)."""
+        if not self.is_over:
+            return []
+        best = max(self.coins)
+        return [c for c, n in zip(self.players, self.coins, strict=True) if n == best]
+
+    def _hand_tile(self) -> Tile:
+        code = self.stacks[self.turn][self._next[self.turn] - 1]
+        tile = self._hand_tiles.get(code)
+        if tile is None:
+            tile = self._hand_tiles[code] = Tile.parse(code)
+        return tile
+
+    def legal_moves(self) -> list[Move]:
+        """Every distinct placement of the tile in hand; only `discard` if it fits nowhere."""
+        if self.is_over:
+            return []
+        tile = self._hand_tile()
+        moves: list[Move] = [
+            Place(x, y, r)
+            for (x, y), key in self.board.frontier().items()
+            for r in legal_rotations(tile, key)
+        ]
+        return moves or [DISCARD]
+
+    def has_placement(self) -> bool:
+        tile = self._hand_tile()
+        return any(legal_rotations(tile, key) for key in self.board.frontier().values())
+
+    # --------------------------------------------------------------- playing
+    def play(self, move: Move | str) -> MoveResult:
+        """Apply `move` for the seat to play; raise IllegalMove (state unchanged) if it may not."""
+        if isinstance(move, str):
+            move = parse_move(move)
+        if self.is_over:
+            raise GameOverError("the game is over")
+        seat = self.turn
+        colour = self.players[seat]
+        tile = self._hand_tile()
+        result = MoveResult(colour)
+        if isinstance(move, Discard):
+            if self.has_placement():
+                raise IllegalMove("the tile in hand fits somewhere: it must be placed")
+            result.events.append(TileDiscarded(colour, tile.code))
+        elif isinstance(move, Place):
+            if move.rotation not in (0, 1, 2, 3):
+                raise IllegalMove("rotation must be 0, 1, 2 or 3 quarter turns")
+            oriented = tile.rotated(move.rotation)
+            cell = (move.x, move.y)
+            try:
+                self.board.check(cell, oriented)
+            except IllegalPlacement as err:
+                raise IllegalMove(str(err)) from None
+            closed = self.board.put(cell, oriented, seat)
+            result.events.append(TilePlaced(colour, move.x, move.y, oriented.code, move.rotation))
+            for root in closed:
+                result.events.append(self._close(root, colour))
+        else:
+            raise IllegalMove(f"not a move: {move!r}")
+        self.moves.append(move)
+        self._next[seat] += 1
+        self.turn = (seat + 1) % len(self.players)
+        self._check_end(result)
+        self.results.append(result)
+        return result
+
+    def _close(self, root: int, by: str) -> RoomClosed:
+        board = self.board
+        colour, tiles, dragons, advisors = board.room_stats(root)
+        value, adjacent = board.room_value(root)
+        held = {c: n for c, n in zip(self.players, advisors, strict=True) if n}
+        paid = payout(value, held)
+        for seat_colour, amount in paid.items():
+            self.coins[self.seat_of(seat_colour)] += amount
+        room = board.room(root)
+        cells = sorted((x, y, part) for (x, y), part in room.parts)
+        neighbours = []
+        for other in adjacent:
+            o_colour, o_tiles, o_dragons, _ = board.room_stats(other)
+            neighbours.append(AdjacentRoom(ROOM_COLOURS[o_colour], o_tiles, o_dragons))
+        return RoomClosed(
+            by=by,
+            colour=ROOM_COLOURS[colour],
+            tiles=tiles,
+            dragons=dragons,
+            value=value,
+            cells=cells,
+            adjacent=neighbours,
+            advisors=held,
+            paid=paid,
+        )
+
+    def _check_end(self, result: MoveResult | None = None) -> None:
+        if self.ended is not None:
+            return
+        if any(self.tiles_left(seat) > TILES_LEFT_AT_END for seat in range(len(self.players))):
+            return
+        revealed: dict[str, list[str]] = {}
+        extra: dict[str, int] = {}
+        for seat, colour in enumerate(self.players):
+            codes = list(self.stacks[seat][self._next[seat] - 1 :])
+            revealed[colour] = codes
+            extra[colour] = bonus(codes)
+            self.coins[seat] += extra[colour]
+        best = max(self.coins)
+        winners = [c for c, n in zip(self.players, self.coins, strict=True) if n == best]
+        self.ended = GameEnded(revealed, extra, self.scores, winners)
+        if result is not None:
+            result.events.append(self.ended)
+
+    # --------------------------------------------------------------- copies
+    def replay(self) -> Game:
+        """A fresh game from the same deal, with the same moves played again."""
+        game = Game(self.players, self.start, self.seed, self.stacks)
+        for move in self.moves:
+            game.play(move)
+        return game
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"{self.current} to play"
+        return f"<Game {'/'.join(self.players)} {self.start} move {len(self.moves)}, {state}>"
