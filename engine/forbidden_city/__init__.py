@@ -1,8 +1,8 @@
 """Reiner Knizia's Forbidden City: a pure rules engine.
 
-    >>> from engine.forbidden_city import Game
-    >>> game = Game(["purple", "yellow"], seed=7)
-    >>> result = game.play(game.legal_moves()[0])
+>>> from engine.forbidden_city import Game
+>>> game = Game(["purple", "yellow"], seed=7)
+>>> result = game.play(game.legal_moves()[0])
 """
 
 from .board import Board, IllegalPlacement

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from .tiles import ARCH, DELTAS, OPEN, WALL, Tile
+from .catalogue import start_tile
+from .tiles import ARCH, DELTAS, OPEN, WALL, Tile, distinct_rotations
 
 Cell = tuple[int, int]
 
@@ -74,23 +75,25 @@ def _legal_for(tile: Tile, key: int) -> bool:
     return True
 
 
-_LEGAL_CACHE: dict[tuple[Tile, int], tuple[int, ...]] = {}
+_LEGAL_CACHE: dict[Tile, dict[int, tuple[int, ...]]] = {}
+
+
+def legality_table(tile: Tile) -> dict[int, tuple[int, ...]]:
+    """Memo of `legal_rotations` for one tile, keyed by neighbourhood; fills as it is used."""
+    table = _LEGAL_CACHE.get(tile)
+    if table is None:
+        table = _LEGAL_CACHE[tile] = {}
+    return table
 
 
 def legal_rotations(tile: Tile, key: int) -> tuple[int, ...]:
     """Distinct clockwise quarter turns of unrotated `tile` that are legal for `key`."""
-    cached = _LEGAL_CACHE.get((tile, key))
+    table = legality_table(tile)
+    cached = table.get(key)
     if cached is None:
-        seen: set[Tile] = set()
-        found = []
-        for turns in range(4):
-            oriented = tile.rotated(turns)
-            if oriented in seen:
-                continue
-            seen.add(oriented)
-            if _legal_for(oriented, key):
-                found.append(turns)
-        cached = _LEGAL_CACHE[(tile, key)] = tuple(found)
+        cached = table[key] = tuple(
+            turns for turns in distinct_rotations(tile) if _legal_for(tile.rotated(turns), key)
+        )
     return cached
 
 
@@ -202,11 +205,52 @@ class Board:
             raise IllegalPlacement(f"cell {cell[0]},{cell[1]} touches no tile")
         for side in range(4):
             code = key // _POW[side] % 5
-            if code >= 2 and tile.edges[side] == OPEN:
-                if _COLOUR_CODE[tile.colour_at(side)] != code:
-                    raise IllegalPlacement(
-                        f"the {_SIDE[side]} edge joins rooms of different colours without a wall"
-                    )
+            if (
+                code >= 2
+                and tile.edges[side] == OPEN
+                and _COLOUR_CODE[tile.colour_at(side)] != code
+            ):
+                raise IllegalPlacement(
+                    f"the {_SIDE[side]} edge joins rooms of different colours without a wall"
+                )
+
+    def copy(self) -> Board:
+        """An independent copy, for trying a move without playing it."""
+        other = Board.__new__(Board)
+        other._seats = self._seats
+        other._cells = dict(self._cells)
+        other._frontier = dict(self._frontier)
+        other._parent = list(self._parent)
+        other._part_cell = list(self._part_cell)
+        other._colour = list(self._colour)
+        other._tiles = list(self._tiles)
+        other._dragons = list(self._dragons)
+        other._adv = [list(a) for a in self._adv]
+        other._open = list(self._open)
+        other._arch = [list(a) for a in self._arch]
+        other._diag = [list(d) for d in self._diag]
+        return other
+
+    def may_close(self, cell: Cell, tile: Tile) -> bool:
+        """Cheap test: False means placing oriented `tile` on `cell` cannot close any room."""
+        x, y = cell
+        consumed: dict[int, int] = {}
+        empty_open = [0] * len(tile.colours)
+        owners = tile.owners
+        for side in range(4):
+            dx, dy = DELTAS[side]
+            neighbour = self._cells.get((x + dx, y + dy))
+            if neighbour is None:
+                if tile.edges[side] == OPEN:
+                    empty_open[owners[side]] += 1
+                continue
+            back = (side + 2) % 4
+            if neighbour.edges[back] == OPEN:
+                root = self.find(neighbour.part_at(back))
+                consumed[root] = consumed.get(root, 0) + 1
+        if 0 in empty_open:
+            return True
+        return any(self._open[root] == n for root, n in consumed.items())
 
     # ----------------------------------------------------------------- writing
     def _new_part(self, cell: Cell, index: int, colour: str, tiles: int = 1) -> int:
@@ -249,6 +293,14 @@ class Board:
     def _link(self, a: int, b: int) -> None:
         self._arch[self.find(a)].append(b)
         self._arch[self.find(b)].append(a)
+
+    def lay_start(self, side: str) -> None:
+        """Put one side of the start tile (beginner or advanced) on the nine centre cells."""
+        for cell, (kind, text) in start_tile(side).items():
+            if kind == "start":
+                self.put(cell, Tile.parse(text), None, kind="start")
+            else:
+                self.put_special(cell, kind, text)
 
     def put_special(self, cell: Cell, kind: str, edges: str) -> None:
         """Place the temple (a grey one-tile room) or a garden (a dead, walled cell)."""

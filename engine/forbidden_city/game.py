@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .board import Board, IllegalPlacement, legal_rotations
-from .catalogue import COLOURS, TWO_PLAYER_COLOURS, start_tile, stack_for
+from .board import Board, IllegalPlacement, legal_rotations, legality_table
+from .catalogue import COLOURS, TWO_PLAYER_COLOURS, stack_for
 from .events import (
-    AdjacentRoom,
     GameEnded,
     MoveResult,
     RoomClosed,
@@ -21,10 +21,12 @@ from .events import (
     TilePlaced,
 )
 from .moves import DISCARD, Discard, Move, Place, parse_move
-from .scoring import bonus, payout
-from .tiles import Tile
+from .scoring import bonus, closed_room
+from .tiles import Tile, distinct_rotations
 
-ROOM_COLOURS = {"G": "green", "P": "pink", "W": "white", "T": "temple"}
+if TYPE_CHECKING:
+    from .view import SeatView
+
 TILES_LEFT_AT_END = 2
 
 
@@ -69,7 +71,7 @@ class Game:
     def __init__(
         self,
         players: Sequence[str] | int = 4,
-        start: str = "beginner",
+        start: str = "beginner",  # or "advanced"; "none" leaves the table empty (puzzles)
         seed: int | None = None,
         stacks: Sequence[Sequence[str]] | None = None,
     ) -> None:
@@ -86,11 +88,8 @@ class Game:
             dealt = [[Tile.parse(code).code for code in stack] for stack in stacks]
         self.stacks: tuple[tuple[str, ...], ...] = tuple(tuple(s) for s in dealt)
         self.board = Board(len(seats))
-        for cell, (kind, text) in start_tile(start).items():
-            if kind == "start":
-                self.board.put(cell, Tile.parse(text), None, kind="start")
-            else:
-                self.board.put_special(cell, kind, text)
+        if start != "none":
+            self.board.lay_start(start)
         self.coins = [0] * len(seats)
         self.turn = 0
         self.moves: list[Move] = []
@@ -151,15 +150,22 @@ class Game:
         if self.is_over:
             return []
         tile = self._hand_tile()
-        moves: list[Move] = [
-            Place(x, y, r)
-            for (x, y), key in self.board.frontier().items()
-            for r in legal_rotations(tile, key)
-        ]
+        if not len(self.board):
+            return [Place(0, 0, r) for r in distinct_rotations(tile)]
+        table = legality_table(tile)
+        moves: list[Move] = []
+        for (x, y), key in self.board.frontier().items():
+            turns = table.get(key)
+            if turns is None:
+                turns = legal_rotations(tile, key)
+            for r in turns:
+                moves.append(Place(x, y, r))
         return moves or [DISCARD]
 
     def has_placement(self) -> bool:
         tile = self._hand_tile()
+        if not len(self.board):
+            return True
         return any(legal_rotations(tile, key) for key in self.board.frontier().values())
 
     # --------------------------------------------------------------- playing
@@ -182,6 +188,8 @@ class Game:
                 raise IllegalMove("rotation must be 0, 1, 2 or 3 quarter turns")
             oriented = tile.rotated(move.rotation)
             cell = (move.x, move.y)
+            if not len(self.board) and cell != (0, 0):
+                raise IllegalMove("the first tile on an empty table goes at 0,0")
             try:
                 self.board.check(cell, oriented)
             except IllegalPlacement as err:
@@ -200,30 +208,10 @@ class Game:
         return result
 
     def _close(self, root: int, by: str) -> RoomClosed:
-        board = self.board
-        colour, tiles, dragons, advisors = board.room_stats(root)
-        value, adjacent = board.room_value(root)
-        held = {c: n for c, n in zip(self.players, advisors, strict=True) if n}
-        paid = payout(value, held)
-        for seat_colour, amount in paid.items():
+        event = closed_room(self.board, root, self.players, by)
+        for seat_colour, amount in event.paid.items():
             self.coins[self.seat_of(seat_colour)] += amount
-        room = board.room(root)
-        cells = sorted((x, y, part) for (x, y), part in room.parts)
-        neighbours = []
-        for other in adjacent:
-            o_colour, o_tiles, o_dragons, _ = board.room_stats(other)
-            neighbours.append(AdjacentRoom(ROOM_COLOURS[o_colour], o_tiles, o_dragons))
-        return RoomClosed(
-            by=by,
-            colour=ROOM_COLOURS[colour],
-            tiles=tiles,
-            dragons=dragons,
-            value=value,
-            cells=cells,
-            adjacent=neighbours,
-            advisors=held,
-            paid=paid,
-        )
+        return event
 
     def _check_end(self, result: MoveResult | None = None) -> None:
         if self.ended is not None:
@@ -250,6 +238,25 @@ class Game:
         for move in self.moves:
             game.play(move)
         return game
+
+    def to_json(self) -> str:
+        """The record: deal, moves and a coin snapshot (see record.py)."""
+        from .record import dumps
+
+        return dumps(self)
+
+    @staticmethod
+    def from_json(text: str | bytes) -> Game:
+        """Rebuild a game from `to_json`, replaying and checking every move."""
+        from .record import loads
+
+        return loads(text)
+
+    def view(self, seat: str | None = None) -> SeatView:
+        """What `seat` may see (None: a spectator): other hands and all stacks hidden."""
+        from .view import view
+
+        return view(self, seat)
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.current} to play"

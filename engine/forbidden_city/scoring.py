@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Final
 
+from .board import Board
+from .events import AdjacentRoom, RoomClosed
 from .tiles import Tile
+
+ROOM_COLOURS: Final = {"G": "green", "P": "pink", "W": "white", "T": "temple"}
 
 
 def payout(value: int, advisors: Mapping[str, int]) -> dict[str, int]:
@@ -38,3 +43,25 @@ def bonus(codes: list[str]) -> int:
         tile = Tile.parse(code)
         total += 2 * tile.advisors + 3 * tile.dragon
     return total
+
+
+def closed_room(board: Board, root: int, players: Sequence[str], by: str) -> RoomClosed:
+    """Value a room that has just closed and say who is paid; coins are the caller's to add."""
+    colour, tiles, dragons, advisors = board.room_stats(root)
+    value, adjacent = board.room_value(root)
+    held = {c: n for c, n in zip(players, advisors, strict=True) if n}
+    neighbours = []
+    for other in adjacent:
+        o_colour, o_tiles, o_dragons, _ = board.room_stats(other)
+        neighbours.append(AdjacentRoom(ROOM_COLOURS[o_colour], o_tiles, o_dragons))
+    return RoomClosed(
+        by=by,
+        colour=ROOM_COLOURS[colour],
+        tiles=tiles,
+        dragons=dragons,
+        value=value,
+        cells=sorted((x, y, part) for (x, y), part in board.room(root).parts),
+        adjacent=neighbours,
+        advisors=held,
+        paid=payout(value, held),
+    )

@@ -1,4 +1,4 @@
-"""Tile codes: parsing, canonical printing and rotation, as ../shared/specs/forbidden-city-positions.md.
+"""Tile codes: parsing, canonical printing and rotation (shared/specs/forbidden-city-positions.md).
 
 A `Tile` is immutable and hashable so that the board can cache everything derived from it
 (rotations, legality against a neighbourhood) by value.
@@ -20,7 +20,7 @@ OPEN, WALL, ARCH = ".", "#", "a"
 COLOURS: Final = {"G": "green", "P": "pink", "W": "white"}
 
 # Which part owns each edge (N, E, S, W) for each kind of split.
-_OWNER: Final = {
+_OWNER: Final[dict[str, tuple[int, int, int, int]]] = {
     "": (0, 0, 0, 0),
     "/": (0, 1, 1, 0),  # NW triangle owns N and W; SE triangle owns E and S
     "\\": (0, 0, 1, 1),  # NE triangle owns N and E; SW triangle owns S and W
@@ -71,7 +71,7 @@ class Tile:
     @property
     def owners(self) -> tuple[int, int, int, int]:
         """Index of the part that owns each edge, N E S W."""
-        return _OWNER[self.diagonal]  # type: ignore[return-value]
+        return _OWNER[self.diagonal]
 
     def colour_at(self, side: int) -> str:
         return self.colours[self.owners[side]]
