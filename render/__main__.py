@@ -1,0 +1,109 @@
+"""`python -m render bench` (timings as one JSON line) and `python -m render gallery DIR`.
+
+The bench table is a seeded random 4-player game played to two moves before its end (about 95
+cells), the size the bot renders most often late in a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.forbidden_city import Game
+
+from .images import end_png, private_png, table_png
+
+
+def played(seed: int, moves: int | None = None, players: int = 4, start: str = "beginner") -> Game:
+    """A seeded random game, stopped after `moves` moves (None: to the end)."""
+    game = Game(players, start=start, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over and (moves is None or len(game.moves) < moves):
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def late_game(seed: int = 2024) -> Game:
+    """A 4-player game two moves before its end: the biggest table a player still moves on."""
+    total = len(played(seed).moves)
+    return played(seed, total - 2)
+
+
+def _median_ms(make: Callable[[], bytes], runs: int) -> tuple[float, float, int]:
+    first_start = time.perf_counter()
+    data = make()
+    first = (time.perf_counter() - first_start) * 1000
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        data = make()
+        times.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(times), 2), round(first, 1), len(data)
+
+
+def bench(runs: int) -> dict[str, object]:
+    game = late_game()
+    table_ms, table_first, table_bytes = _median_ms(lambda: table_png(game), runs)
+    private_ms, private_first, private_bytes = _median_ms(
+        lambda: private_png(game, game.turn), runs
+    )
+    return {
+        "cells": len(game.board.cells),
+        "runs": runs,
+        "table_ms": table_ms,
+        "table_bytes": table_bytes,
+        "table_first_ms": table_first,
+        "private_ms": private_ms,
+        "private_bytes": private_bytes,
+        "private_first_ms": private_first,
+    }
+
+
+def gallery(directory: Path) -> list[Path]:
+    """Sample images: start, mid-game (names given), late game, private view, end."""
+    directory.mkdir(parents=True, exist_ok=True)
+    names = {"purple": "Mei", "yellow": "Jonas", "red": "Aiko", "blue": "Sam"}
+    mid = played(11, 36)
+    while not any(room.paid for room in mid.results[-1].closed):  # a room closed and paid
+        mid.play(random.Random(len(mid.moves)).choice(mid.legal_moves()))
+    advanced = played(5, 10, players=3, start="advanced")
+    shots = {
+        "start": table_png(Game(4, seed=1)),
+        "mid": table_png(mid, names),
+        "advanced": table_png(advanced),
+        "private": private_png(mid, mid.turn, names),
+        "late": table_png(late_game()),
+        "end": end_png(played(7), names),
+    }
+    paths = []
+    for name, data in shots.items():
+        path = directory / f"gallery-{name}.png"
+        path.write_bytes(data)
+        paths.append(path)
+    return paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m render")
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("bench", help="time a late-game table and private view (JSON line)")
+    b.add_argument("--runs", type=int, default=40)
+    g = sub.add_parser("gallery", help="write sample images to DIR")
+    g.add_argument("directory", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "bench":
+        print(json.dumps(bench(args.runs)))
+    else:
+        for path in gallery(args.directory):
+            print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+"""The header strip: title, one entry per seat (marker, name, coins, tiles left, whose turn),
+and a line telling what the last move did."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PIL import Image, ImageDraw
+
+from engine.forbidden_city import Game, RoomClosed, TileDiscarded, TilePlaced
+
+from . import palette as pal
+from .fonts import Font, font, stamp
+from .tiles import marker_icon
+
+TITLE_H = 48
+ENTRY_H = 56
+ENTRY_MIN_W = 290
+PAD = 14
+CAPTION_SIZE = 17
+CAPTION_LINE = 23
+
+
+def name_of(names: Mapping[str, str] | None, colour: str) -> str:
+    """Display name of a seat: the caller's, else the colour's name."""
+    if names and names.get(colour):
+        return names[colour]
+    return colour.capitalize()
+
+
+def fit(draw: ImageDraw.ImageDraw, text: str, f: Font, width: float) -> str:
+    """`text` cut with an ellipsis to fit `width` pixels."""
+    if draw.textlength(text, font=f) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=f) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def wrap(draw: ImageDraw.ImageDraw, text: str, f: Font, width: float, lines: int = 3) -> list[str]:
+    out: list[str] = []
+    for word in text.split():
+        if out and draw.textlength(out[-1] + " " + word, font=f) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    if len(out) > lines:
+        out = [*out[: lines - 1], fit(draw, " ".join(out[lines - 1 :]), f, width)]
+    return out
+
+
+def last_move_text(game: Game, names: Mapping[str, str] | None) -> str:
+    """The last move in words, e.g. `Red placed a tile at 2,-1 and closed a pink room...`."""
+    if not game.results:
+        return f"{game.start.capitalize()} start. {name_of(names, game.players[0])} plays first."
+    result = game.results[-1]
+    who = name_of(names, result.seat)
+    parts: list[str] = []
+    for event in result.events:
+        if isinstance(event, TilePlaced):
+            parts.append(f"{who} placed a tile at {event.x},{event.y}.")
+        elif isinstance(event, TileDiscarded):
+            parts.append(f"{who} could not place {event.code} and set it aside.")
+        elif isinstance(event, RoomClosed):
+            parts.append(_closed_text(event, names))
+    return " ".join(parts)
+
+
+def _closed_text(event: RoomClosed, names: Mapping[str, str] | None) -> str:
+    colour = "temple" if event.colour == "temple" else f"{event.colour} room"
+    paid = [f"{name_of(names, seat)} +{amount}" for seat, amount in event.paid.items() if amount]
+    return (
+        f"Closed a {colour} worth {event.value}: "
+        + (", ".join(paid) or "no advisors, unpaid")
+        + "."
+    )
+
+
+def header_height(game: Game, width: int, caption: list[str]) -> int:
+    columns = max(1, min(len(game.players), (width - PAD) // ENTRY_MIN_W))
+    rows = -(-len(game.players) // columns)
+    return TITLE_H + PAD // 2 + rows * ENTRY_H + PAD // 2 + len(caption) * CAPTION_LINE + PAD // 2
+
+
+def caption_lines(game: Game, names: Mapping[str, str] | None, width: int, text: str) -> list[str]:
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    return wrap(probe, text, font(CAPTION_SIZE), width - 2 * PAD)
+
+
+def header_image(
+    game: Game, names: Mapping[str, str] | None, width: int, status: str, caption: list[str]
+) -> Image.Image:
+    """The header, `width` pixels wide, RGB."""
+    height = header_height(game, width, caption)
+    image = Image.new("RGB", (width, height), pal.HEADER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width, TITLE_H - 1), fill=pal.TITLE_BAND)
+    seal = TITLE_H - 12
+    draw.rounded_rectangle((PAD, 6, PAD + seal, 6 + seal), radius=5, fill=pal.GOLD)
+    stamp(
+        image,
+        (PAD + seal / 2, 6 + seal / 2),
+        "禁",
+        round(seal * 0.78),
+        pal.TITLE_BAND,
+        bold=True,
+        anchor="mm",
+    )
+    stamp(
+        image,
+        (PAD + seal + 10, TITLE_H / 2),
+        "Forbidden City",
+        24,
+        pal.TEXT,
+        bold=True,
+        anchor="lm",
+    )
+    title_end = PAD + seal + 14 + draw.textlength("Forbidden City", font=font(24, bold=True))
+    status_font = font(17, bold=True)
+    status = fit(draw, status, status_font, width - PAD - title_end - 8)
+    stamp(image, (width - PAD, TITLE_H / 2), status, 17, pal.TEXT, bold=True, anchor="rm")
+
+    n = len(game.players)
+    columns = max(1, min(n, (width - PAD) // ENTRY_MIN_W))
+    entry_w = (width - PAD * 2) // columns
+    name_font, info_font = font(20, bold=True), font(16)
+    for seat, colour in enumerate(game.players):
+        row, col = divmod(seat, columns)
+        left = PAD + col * entry_w
+        top = TITLE_H + PAD // 2 + row * ENTRY_H
+        to_play = not game.is_over and game.turn == seat
+        winner = game.is_over and colour in game.winners
+        if to_play or winner:
+            draw.rounded_rectangle(
+                (left, top + 3, left + entry_w - 8, top + ENTRY_H - 3), radius=8, fill=pal.ROW_TURN
+            )
+            draw.rectangle(
+                (left, top + 8, left + 4, top + ENTRY_H - 8), fill=pal.LAST if to_play else pal.GOLD
+            )
+        icon = marker_icon(colour, 30)
+        image.paste(icon, (left + 12, top + (ENTRY_H - 30) // 2), icon)
+        text_left = left + 52
+        tag = "to play" if to_play else ("winner" if winner else "")
+        tag_w = draw.textlength(tag, font=info_font) + 10 if tag else 0
+        name = fit(draw, name_of(names, colour), name_font, entry_w - 60 - tag_w)
+        stamp(image, (text_left, top + 19), name, 20, pal.TEXT, bold=True, anchor="lm")
+        if tag:
+            tag_colour = pal.LAST if to_play else pal.GOLD
+            stamp(image, (left + entry_w - 16, top + 19), tag, 16, tag_colour, anchor="rm")
+        coins = game.coins[seat]
+        info = f"{coins} coin{'s' if coins != 1 else ''}"
+        if not game.is_over:
+            left_n = game.tiles_left(seat)
+            info += f" · {left_n} tile{'s' if left_n != 1 else ''} left"
+        stamp(image, (text_left, top + 41), info, 16, pal.MUTED, anchor="lm")
+    rows = -(-n // columns)
+    y = TITLE_H + PAD // 2 + rows * ENTRY_H + PAD // 2
+    for line in caption:
+        stamp(image, (PAD, y + CAPTION_LINE / 2), line, CAPTION_SIZE, pal.TEXT, anchor="lm")
+        y += CAPTION_LINE
+    return image

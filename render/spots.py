@@ -1,0 +1,39 @@
+"""The numbered legal spots offered to the player to move.
+
+The bot shows these numbers as choices and the private image draws the same numbers, so both
+come from this one function: cells in reading order (by y, then x), numbered from 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.forbidden_city import Game, Place
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """A cell where the tile in hand fits, and the quarter turns (0-3) that fit there."""
+
+    number: int
+    x: int
+    y: int
+    rotations: tuple[int, ...]
+
+    @property
+    def moves(self) -> list[str]:
+        """The moves in command syntax, `x,y@r`."""
+        return [f"{self.x},{self.y}@{r}" for r in self.rotations]
+
+
+def spots(game: Game) -> list[Spot]:
+    """Legal spots for the seat to move, numbered 1.. by y then x; [] if it must discard."""
+    by_cell: dict[tuple[int, int], set[int]] = {}
+    for move in game.legal_moves():
+        if isinstance(move, Place):
+            by_cell.setdefault((move.x, move.y), set()).add(move.rotation)
+    cells = sorted(by_cell, key=lambda c: (c[1], c[0]))
+    return [
+        Spot(number, x, y, tuple(sorted(by_cell[(x, y)])))
+        for number, (x, y) in enumerate(cells, start=1)
+    ]

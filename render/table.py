@@ -1,0 +1,274 @@
+"""The table: tiles pasted on a grid with coordinate labels, the last move marked, legal spots.
+
+Layout is computed apart from drawing so that tests (and anyone placing overlays) can map a
+cell to its pixel box without rendering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.forbidden_city import Game, RoomClosed, TilePlaced
+from engine.forbidden_city.board import Placed
+
+from . import palette as pal
+from .fonts import font, stamp
+from .spots import Spot
+from .tiles import cell_art, marker_icon
+
+Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom exclusive)
+
+# Cell sizes tried from the largest down; few sizes keep the tile-art cache small.
+CELL_SIZES = (96, 80, 64, 48, 40, 32, 24, 16)
+BOARD_MAX_W = 1280  # the board's own width budget: about what a phone shows at full width
+BOARD_MAX_H = 1440
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """Cells shown: the tiles in play plus a one-cell margin."""
+
+    x0: int
+    y0: int
+    cols: int
+    rows: int
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where the board sits in an image: cell size and the pixel corner of cell (x0, y0)."""
+
+    bounds: Bounds
+    cell: int
+    band: int  # width of the coordinate label bands around the grid
+    left: int
+    top: int
+
+    def cell_box(self, x: int, y: int) -> Box:
+        """Pixel box of cell (x, y), which need not be inside the bounds."""
+        left = self.left + (x - self.bounds.x0) * self.cell
+        top = self.top + (y - self.bounds.y0) * self.cell
+        return (left, top, left + self.cell, top + self.cell)
+
+    @property
+    def width(self) -> int:
+        """Board width including label bands."""
+        return self.bounds.cols * self.cell + 2 * self.band
+
+    @property
+    def height(self) -> int:
+        return self.bounds.rows * self.cell + 2 * self.band
+
+
+def bounds(game: Game) -> Bounds:
+    cells = game.board.cells
+    if not cells:
+        return Bounds(-1, -1, 3, 3)
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    x0, y0 = min(xs) - 1, min(ys) - 1
+    return Bounds(x0, y0, max(xs) + 2 - x0, max(ys) + 2 - y0)
+
+
+def cell_size(b: Bounds) -> int:
+    for size in CELL_SIZES:
+        if b.cols * size <= BOARD_MAX_W and b.rows * size <= BOARD_MAX_H:
+            return size
+    return CELL_SIZES[-1]
+
+
+def band_for(cell: int) -> int:
+    return max(14, round(cell * 0.34))
+
+
+def board_layout(game: Game, left: int, top: int) -> Layout:
+    """Layout of the board whose label band's top-left corner is at (left, top)."""
+    b = bounds(game)
+    cell = cell_size(b)
+    band = band_for(cell)
+    return Layout(b, cell, band, left + band, top + band)
+
+
+def _art_for(game: Game, placed: Placed, size: int, lit: tuple[int, ...]) -> Image.Image:
+    if placed.tile is None:
+        return cell_art(placed.kind, placed.edges, None, size, lit)
+    tile = placed.tile
+    seat = game.players[placed.owner] if tile.advisors and placed.owner is not None else None
+    return cell_art(placed.kind, tile.code, seat, size, lit)
+
+
+def last_placed(game: Game) -> TilePlaced | None:
+    if not game.results:
+        return None
+    for event in game.results[-1].events:
+        if isinstance(event, TilePlaced):
+            return event
+    return None
+
+
+def last_closed(game: Game) -> list[RoomClosed]:
+    return game.results[-1].closed if game.results else []
+
+
+def draw_board(
+    canvas: Image.Image,
+    game: Game,
+    layout: Layout,
+    *,
+    highlight_last: bool = True,
+    spots: Sequence[Spot] = (),
+) -> None:
+    """Paint the board at `layout` onto `canvas` (RGB)."""
+    draw = ImageDraw.Draw(canvas)
+    b, s = layout.bounds, layout.cell
+    gx0, gy0, gx1, gy1 = layout.left, layout.top, *layout.cell_box(b.x0 + b.cols, b.y0 + b.rows)[:2]
+    draw.rectangle(
+        (gx0 - layout.band, gy0 - layout.band, gx1 + layout.band - 1, gy1 + layout.band - 1),
+        fill=pal.TABLE,
+    )
+    for i in range(b.cols + 1):
+        x = gx0 + i * s
+        draw.line([(x, gy0), (x, gy1)], fill=pal.GRID, width=1)
+    for j in range(b.rows + 1):
+        y = gy0 + j * s
+        draw.line([(gx0, y), (gx1, y)], fill=pal.GRID, width=1)
+    _labels(canvas, layout, gx1, gy1)
+
+    closed = last_closed(game) if highlight_last else []
+    lit: dict[tuple[int, int], set[int]] = {}
+    for room in closed:
+        for x, y, part in room.cells:
+            lit.setdefault((x, y), set()).add(part)
+    for (x, y), placed in game.board.cells.items():
+        box = layout.cell_box(x, y)
+        parts = tuple(sorted(lit.get((x, y), ())))
+        canvas.paste(_art_for(game, placed, s, parts), box[:2])
+
+    if highlight_last:
+        placed_event = last_placed(game)
+        if placed_event is not None:
+            outline_cell(draw, layout, placed_event.x, placed_event.y)
+        for room in closed:
+            _badge(canvas, draw, layout, room)
+    for spot in spots:
+        _spot(canvas, draw, layout, spot)
+
+
+def outline_width(cell: int) -> int:
+    return max(3, round(cell * 0.07))
+
+
+def outline_cell(draw: ImageDraw.ImageDraw, layout: Layout, x: int, y: int) -> None:
+    """The last placed tile: a bright ring straddling the cell border, edged in black."""
+    left, top, right, bottom = layout.cell_box(x, y)
+    w = outline_width(layout.cell)
+    half = w // 2
+    outer = (left - half - 1, top - half - 1, right + half, bottom + half)
+    draw.rectangle(outer, outline=pal.OUTLINE, width=1)
+    draw.rectangle(
+        (left - half, top - half, right + half - 1, bottom + half - 1), outline=pal.LAST, width=w
+    )
+
+
+def _labels(canvas: Image.Image, layout: Layout, gx1: int, gy1: int) -> None:
+    """Coordinates as the commands take them: x along the top and bottom, y down both sides."""
+    b, s = layout.bounds, layout.cell
+    size = max(10, round(layout.band * 0.62))
+    half = layout.band // 2
+    for i in range(b.cols):
+        cx = layout.left + i * s + s // 2
+        text = str(b.x0 + i)
+        stamp(canvas, (cx, layout.top - half), text, size, pal.LABEL, bold=True, anchor="mm")
+        stamp(canvas, (cx, gy1 + half), text, size, pal.LABEL, bold=True, anchor="mm")
+    for j in range(b.rows):
+        cy = layout.top + j * s + s // 2
+        text = str(b.y0 + j)
+        stamp(canvas, (layout.left - half, cy), text, size, pal.LABEL, bold=True, anchor="mm")
+        stamp(canvas, (gx1 + half, cy), text, size, pal.LABEL, bold=True, anchor="mm")
+
+
+def _room_anchor(layout: Layout, cells: Iterable[tuple[int, int, int]]) -> tuple[int, int]:
+    """Pixel point for a room's badge: below the room cell nearest the room's middle."""
+    points = [(x, y) for x, y, _ in cells]
+    mx = sum(x for x, _ in points) / len(points)
+    my = sum(y for _, y in points) / len(points)
+    x, y = min(points, key=lambda p: ((p[0] - mx) ** 2 + (p[1] - my) ** 2, p[1], p[0]))
+    left, _, right, bottom = layout.cell_box(x, y)
+    return (left + right) // 2, bottom  # on the cell's lower edge: its content stays visible
+
+
+def _badge(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, room: RoomClosed
+) -> None:
+    """Value of a room just closed and what each seat was paid: `11  ●+11 ■+5`."""
+    size = max(12, round(layout.cell * 0.3))
+    small_size = round(size * 0.85)
+    big, small = font(size, bold=True), font(small_size, bold=True)
+    icon = round(size * 0.9)
+    pieces: list[tuple[str, str | None]] = [(str(room.value), None)]
+    paid = [(colour, amount) for colour, amount in room.paid.items() if amount]
+    for colour, amount in paid:
+        pieces.append((f"+{amount}", colour))
+    if not paid:
+        pieces.append(("unpaid", None))
+    gap = round(size * 0.35)
+    widths = []
+    for index, (text, seat) in enumerate(pieces):
+        f = big if index == 0 else small
+        widths.append(round(draw.textlength(text, font=f)) + (icon + 2 if seat else 0))
+    width = sum(widths) + gap * (len(pieces) - 1) + size
+    height = round(size * 1.5)
+    cx, cy = _room_anchor(layout, room.cells)
+    left, top = cx - width // 2, cy - height // 2
+    draw.rounded_rectangle(
+        (left, top, left + width, top + height), radius=height // 3, fill=pal.BADGE,
+        outline=pal.CLOSED, width=max(2, size // 8),
+    )  # fmt: skip
+    x = left + size // 2
+    for index, ((text, seat), w) in enumerate(zip(pieces, widths, strict=True)):
+        if seat is not None:
+            marker = marker_icon(seat, icon)
+            canvas.paste(marker, (x, cy - icon // 2), marker)
+            x += icon + 2
+        ink = pal.CLOSED if index == 0 else pal.TEXT
+        stamp(
+            canvas,
+            (x, cy),
+            text,
+            size if index == 0 else small_size,
+            ink,
+            bold=True,
+            anchor="lm",
+        )
+        x += w - (icon + 2 if seat else 0) + gap
+
+
+def _spot(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, spot: Spot) -> None:
+    """A legal spot: its number in a white disc, and the turns that fit there (`@0,2`)."""
+    left, top, right, bottom = layout.cell_box(spot.x, spot.y)
+    s = layout.cell
+    cx = (left + right) / 2
+    cy = (top + bottom) / 2 - (s * 0.08 if s >= 48 else 0)
+    r = s * 0.3
+    draw.ellipse(
+        (cx - r, cy - r, cx + r, cy + r),
+        fill=pal.SPOT,
+        outline=pal.SPOT_RING,
+        width=max(2, round(s * 0.05)),
+    )
+    size = round(r * (1.15 if spot.number < 100 else 0.9))
+    stamp(canvas, (cx, cy), str(spot.number), size, pal.INK, bold=True, anchor="mm")
+    if s >= 48:
+        turns = "@" + ",".join(str(r) for r in spot.rotations)
+        stamp(
+            canvas,
+            (cx, bottom - s * 0.1),
+            turns,
+            round(s * 0.17),
+            pal.LABEL,
+            bold=True,
+            anchor="ms",
+        )
