@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench clean
+.PHONY: run selfplay test lint bench clean messages
 
 $(STAMP): pyproject.toml
 	python3 tools/mkvenv.py $(VENV)
@@ -12,6 +12,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(PY) -m bot
+
+selfplay: $(STAMP)
 	$(PY) -m engine.forbidden_city play --players 4 --random-seats
 
 lint: $(STAMP)
@@ -24,6 +27,21 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) -m engine.forbidden_city bench
+	$(PY) -m render bench
+	$(PY) -m bot bench
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+
+# Refresh the translation catalogues after changing messages in bot/ or render/.
+messages: $(STAMP)
+	$(VENV)/bin/pybabel extract --no-location --sort-output -k tr:2 -k trn:2,3 -k N_ \
+		-o bot/locales/messages.pot bot render
+	for lang in fr it de; do \
+		if [ -f bot/locales/$$lang/LC_MESSAGES/messages.po ]; then \
+			$(VENV)/bin/pybabel update --no-fuzzy-matching -i bot/locales/messages.pot \
+				-d bot/locales -l $$lang; \
+		else \
+			$(VENV)/bin/pybabel init -i bot/locales/messages.pot -d bot/locales -l $$lang; \
+		fi; \
+	done

@@ -10,7 +10,9 @@ from PIL import Image, ImageDraw
 from engine.forbidden_city import Game, RoomClosed, TileDiscarded, TilePlaced
 
 from . import palette as pal
+from . import texts as t
 from .fonts import Font, font, stamp
+from .texts import Translate
 from .tiles import marker_icon
 
 TITLE_H = 48
@@ -21,11 +23,11 @@ CAPTION_SIZE = 17
 CAPTION_LINE = 23
 
 
-def name_of(names: Mapping[str, str] | None, colour: str) -> str:
-    """Display name of a seat: the caller's, else the colour's name."""
+def name_of(names: Mapping[str, str] | None, colour: str, tr: Translate = t.english) -> str:
+    """Display name of a seat: the caller's, else the colour's name in the table's language."""
     if names and names.get(colour):
         return names[colour]
-    return colour.capitalize()
+    return t.seat_name(colour, tr)
 
 
 def fit(draw: ImageDraw.ImageDraw, text: str, f: Font, width: float) -> str:
@@ -49,31 +51,31 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, f: Font, width: float, lines: int
     return out
 
 
-def last_move_text(game: Game, names: Mapping[str, str] | None) -> str:
-    """The last move in words, e.g. `Red placed a tile at 2,-1 and closed a pink room...`."""
+def last_move_text(game: Game, names: Mapping[str, str] | None, tr: Translate = t.english) -> str:
+    """The last move in words, e.g. `Red placed a tile at 2,-1. Closed a pink room...`."""
     if not game.results:
-        return f"{game.start.capitalize()} start. {name_of(names, game.players[0])} plays first."
+        first = name_of(names, game.players[0], tr)
+        opening = {"beginner": t.START_BEGINNER, "advanced": t.START_ADVANCED}
+        return tr(opening.get(game.start, t.START_NONE)).format(who=first)
     result = game.results[-1]
-    who = name_of(names, result.seat)
+    who = name_of(names, result.seat, tr)
     parts: list[str] = []
     for event in result.events:
         if isinstance(event, TilePlaced):
-            parts.append(f"{who} placed a tile at {event.x},{event.y}.")
+            parts.append(tr(t.PLACED).format(who=who, x=event.x, y=event.y))
         elif isinstance(event, TileDiscarded):
-            parts.append(f"{who} could not place {event.code} and set it aside.")
+            parts.append(tr(t.DISCARDED).format(who=who, tile=event.code))
         elif isinstance(event, RoomClosed):
-            parts.append(_closed_text(event, names))
+            parts.append(_closed_text(event, names, tr))
     return " ".join(parts)
 
 
-def _closed_text(event: RoomClosed, names: Mapping[str, str] | None) -> str:
-    colour = "temple" if event.colour == "temple" else f"{event.colour} room"
-    paid = [f"{name_of(names, seat)} +{amount}" for seat, amount in event.paid.items() if amount]
-    return (
-        f"Closed a {colour} worth {event.value}: "
-        + (", ".join(paid) or "no advisors, unpaid")
-        + "."
-    )
+def _closed_text(event: RoomClosed, names: Mapping[str, str] | None, tr: Translate) -> str:
+    paid = [
+        f"{name_of(names, seat, tr)} +{amount}" for seat, amount in event.paid.items() if amount
+    ]
+    message = t.CLOSED.get(event.colour, t.CLOSED["white"])
+    return tr(message).format(value=event.value, paid=", ".join(paid) or tr(t.NOBODY_PAID))
 
 
 def header_height(game: Game, width: int, caption: list[str]) -> int:
@@ -88,7 +90,12 @@ def caption_lines(game: Game, names: Mapping[str, str] | None, width: int, text:
 
 
 def header_image(
-    game: Game, names: Mapping[str, str] | None, width: int, status: str, caption: list[str]
+    game: Game,
+    names: Mapping[str, str] | None,
+    width: int,
+    status: str,
+    caption: list[str],
+    tr: Translate = t.english,
 ) -> Image.Image:
     """The header, `width` pixels wide, RGB."""
     height = header_height(game, width, caption)
@@ -103,19 +110,12 @@ def header_image(
         "禁",
         round(seal * 0.78),
         pal.TITLE_BAND,
-        bold=True,
         anchor="mm",
+        seal=True,
     )
-    stamp(
-        image,
-        (PAD + seal + 10, TITLE_H / 2),
-        "Forbidden City",
-        24,
-        pal.TEXT,
-        bold=True,
-        anchor="lm",
-    )
-    title_end = PAD + seal + 14 + draw.textlength("Forbidden City", font=font(24, bold=True))
+    title = tr(t.TITLE)
+    stamp(image, (PAD + seal + 10, TITLE_H / 2), title, 24, pal.TEXT, bold=True, anchor="lm")
+    title_end = PAD + seal + 14 + draw.textlength(title, font=font(24, bold=True))
     status_font = font(17, bold=True)
     status = fit(draw, status, status_font, width - PAD - title_end - 8)
     stamp(image, (width - PAD, TITLE_H / 2), status, 17, pal.TEXT, bold=True, anchor="rm")
@@ -140,18 +140,17 @@ def header_image(
         icon = marker_icon(colour, 30)
         image.paste(icon, (left + 12, top + (ENTRY_H - 30) // 2), icon)
         text_left = left + 52
-        tag = "to play" if to_play else ("winner" if winner else "")
+        tag = tr(t.TO_PLAY) if to_play else (tr(t.WINNER) if winner else "")
         tag_w = draw.textlength(tag, font=info_font) + 10 if tag else 0
-        name = fit(draw, name_of(names, colour), name_font, entry_w - 60 - tag_w)
+        name = fit(draw, name_of(names, colour, tr), name_font, entry_w - 60 - tag_w)
         stamp(image, (text_left, top + 19), name, 20, pal.TEXT, bold=True, anchor="lm")
         if tag:
             tag_colour = pal.LAST if to_play else pal.GOLD
             stamp(image, (left + entry_w - 16, top + 19), tag, 16, tag_colour, anchor="rm")
-        coins = game.coins[seat]
-        info = f"{coins} coin{'s' if coins != 1 else ''}"
+        info = t.count(game.coins[seat], t.ONE_COIN, t.COINS, tr)
         if not game.is_over:
-            left_n = game.tiles_left(seat)
-            info += f" · {left_n} tile{'s' if left_n != 1 else ''} left"
+            info += " · " + t.count(game.tiles_left(seat), t.ONE_TILE_LEFT, t.TILES_LEFT, tr)
+        info = fit(draw, info, info_font, entry_w - 60)  # translations run longer
         stamp(image, (text_left, top + 41), info, 16, pal.MUTED, anchor="lm")
     rows = -(-n // columns)
     y = TITLE_H + PAD // 2 + rows * ENTRY_H + PAD // 2

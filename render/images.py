@@ -1,8 +1,10 @@
-"""The three pictures the bot posts: the table, the private view of the seat to move, the end.
+"""The pictures the bot posts: the table, the private view of the seat to move, the end, and
+any seat's tile in hand.
 
 Each is planned first (sizes and where the board goes), then drawn in RGB, then mapped to the
 fixed palette and PNG-encoded. Planning alone answers `cell_box`, so tests probe the exact
-pixels a player sees.
+pixels a player sees. Every text goes through `tr` (see `texts`), so one game can be drawn in
+each table's language.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from PIL import Image, ImageDraw
 from engine.forbidden_city import Game, Tile
 
 from . import palette as pal
+from . import texts as t
 from .fonts import font, stamp
-from .header import caption_lines, header_height, header_image, last_move_text, name_of
+from .header import PAD, caption_lines, fit, header_height, header_image, last_move_text, name_of
 from .spots import Spot, spots
 from .table import Layout, board_layout, draw_board
+from .texts import Translate
 from .tiles import cell_art, marker_icon
 
 MIN_WIDTH = 640
@@ -30,12 +34,16 @@ MAX_SUM = 10000  # Telegram: width + height at most 10000
 PNG_LEVEL = 3  # zlib level: 3 is as fast as 1 on these flat images and a third smaller
 
 HAND_TILE = 96
+HAND_STEP = HAND_TILE + 28
 HAND_H = 36 + HAND_TILE + 34
+HAND_BAND = 46  # the hand image's top band: marker and title
+HAND_W = 2 * MARGIN + 4 * HAND_STEP - 28 + 2 * PAD
 END_ROW = 66
 END_TILE = 48
 
 View = Literal["table", "private", "end"]
 Names = Mapping[str, str] | None
+Box = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,26 +61,30 @@ class Plan:
         return self.layout.top + self.layout.height - self.layout.band + MARGIN + below
 
 
-def _status(game: Game, names: Names) -> str:
+def _status(game: Game, names: Names, tr: Translate) -> str:
     if game.is_over:
-        winners = ", ".join(name_of(names, c) for c in game.winners)
-        return f"Game over · won by {winners}"
-    return f"Move {len(game.results) + 1} · {name_of(names, game.current)} to play"
+        winners = ", ".join(name_of(names, c, tr) for c in game.winners)
+        return tr(t.STATUS_OVER).format(winners=winners)
+    who = name_of(names, game.current, tr)
+    return tr(t.STATUS_MOVE).format(n=len(game.results) + 1, who=who)
 
 
-def _caption_text(game: Game, names: Names, view: View) -> str:
-    text = last_move_text(game, names)
+def _caption_text(game: Game, names: Names, view: View, tr: Translate) -> str:
+    text = last_move_text(game, names, tr)
     if view == "end":
-        text += " The last two tiles of each stack are revealed: 2 coins an advisor, 3 a dragon."
+        text += " " + tr(t.END_HINT)
     elif view == "private":
-        text += " Pick a numbered spot, then a turn @0-@3."
+        text += " " + tr(t.PICK_HINT)
     return text
 
 
-def plan(game: Game, names: Names = None, view: View = "table") -> Plan:
+def plan(
+    game: Game, names: Names = None, view: View = "table", tr: Translate | None = None
+) -> Plan:
+    tr = t.translator(tr)
     probe = board_layout(game, 0, 0)
     width = max(MIN_WIDTH, probe.width + 2 * MARGIN)
-    caption = caption_lines(game, names, width, _caption_text(game, names, view))
+    caption = caption_lines(game, names, width, _caption_text(game, names, view, tr))
     header_h = header_height(game, width, caption)
     panel_h = 0
     if view == "private":
@@ -85,11 +97,18 @@ def plan(game: Game, names: Names = None, view: View = "table") -> Plan:
 
 
 def cell_box(
-    game: Game, x: int, y: int, names: Names = None, view: View = "table"
-) -> tuple[int, int, int, int]:
+    game: Game,
+    x: int,
+    y: int,
+    names: Names = None,
+    view: View = "table",
+    *,
+    tr: Translate | None = None,
+) -> Box:
     """Pixel box (left, top, right, bottom; right/bottom exclusive) of cell (x, y) in the image
-    that `table_png` / `private_png` / `end_png` makes for this game state and these names."""
-    return plan(game, names, view).layout.cell_box(x, y)
+    that `table_png` / `private_png` / `end_png` makes for this game state, these names and
+    this language (a caption that wraps to one more line moves the board down)."""
+    return plan(game, names, view, tr).layout.cell_box(x, y)
 
 
 def _compose(
@@ -100,11 +119,13 @@ def _compose(
     highlight_last: bool = True,
     legal: Sequence[Spot] = (),
     panel: Callable[[Image.Image, Plan, int], None] | None = None,
+    tr: Translate,
 ) -> Image.Image:
-    p = plan(game, names, view)
+    p = plan(game, names, view, tr)
+    status = _status(game, names, tr)
     canvas = Image.new("RGB", (p.width, p.height), pal.TABLE)
-    canvas.paste(header_image(game, names, p.width, _status(game, names), p.caption), (0, 0))
-    draw_board(canvas, game, p.layout, highlight_last=highlight_last, spots=legal)
+    canvas.paste(header_image(game, names, p.width, status, p.caption, tr), (0, 0))
+    draw_board(canvas, game, p.layout, highlight_last=highlight_last, spots=legal, tr=tr)
     if panel is not None:
         top = p.header_h if view == "private" else p.height - p.panel_h
         panel(canvas, p, top)
@@ -129,20 +150,45 @@ def encode(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-def table_image(game: Game, names: Names = None, *, highlight_last: bool = True) -> Image.Image:
+def table_image(
+    game: Game, names: Names = None, *, highlight_last: bool = True, tr: Translate | None = None
+) -> Image.Image:
     """The public table (RGB), before encoding."""
-    return _compose(game, names, "table", highlight_last=highlight_last)
+    return _compose(game, names, "table", highlight_last=highlight_last, tr=t.translator(tr))
 
 
-def table_png(game: Game, names: Names = None, *, highlight_last: bool = True) -> bytes:
+def table_png(
+    game: Game, names: Names = None, *, highlight_last: bool = True, tr: Translate | None = None
+) -> bytes:
     """The table everyone sees after a move: header, tiles, last tile outlined, rooms closed."""
-    return encode(table_image(game, names, highlight_last=highlight_last))
+    return encode(table_image(game, names, highlight_last=highlight_last, tr=tr))
 
 
-def private_image(game: Game, seat: int | str, names: Names = None) -> Image.Image:
-    index = game.seat_of(seat) if isinstance(seat, str) else seat
+def _seat_index(game: Game, seat: int | str) -> int:
+    return game.seat_of(seat) if isinstance(seat, str) else seat
+
+
+def _turns(
+    canvas: Image.Image, hand: str, colour: str, left0: int, top: int, used: set[int]
+) -> None:
+    """The tile in hand in its four turns, `@0`..`@3` under each; turns not in `used` greyed."""
+    for turn in range(4):
+        oriented = Tile.parse(hand).rotated(turn)
+        seat = colour if oriented.advisors else None
+        left = left0 + turn * HAND_STEP
+        canvas.paste(cell_art("tile", oriented.code, seat, HAND_TILE), (left, top))
+        label_xy = (left + HAND_TILE // 2, top + HAND_TILE + 16)
+        label_colour = pal.TEXT if turn in used else pal.MUTED
+        stamp(canvas, label_xy, f"@{turn}", 20, label_colour, bold=True, anchor="mm")
+
+
+def private_image(
+    game: Game, seat: int | str, names: Names = None, *, tr: Translate | None = None
+) -> Image.Image:
+    index = _seat_index(game, seat)
     if game.is_over or index != game.turn:
         raise ValueError("the private view is for the seat to move")
+    tr = t.translator(tr)
     legal = spots(game)
     hand = game.hand(index)
     assert hand is not None
@@ -152,29 +198,68 @@ def private_image(game: Game, seat: int | str, names: Names = None) -> Image.Ima
     def strip(canvas: Image.Image, p: Plan, top: int) -> None:
         draw = ImageDraw.Draw(canvas)
         draw.rectangle((0, top, p.width, top + HAND_H - 1), fill=pal.HEADER)
-        title = f"Your tile, {name_of(names, colour)}: turns clockwise"
+        title = tr(t.YOUR_TILE).format(who=name_of(names, colour, tr))
         if not legal:
-            title = "Your tile fits nowhere: it will be set aside (discard)"
+            title = tr(t.YOUR_TILE_FITS_NOWHERE)
+        title = fit(draw, title, font(18, bold=True), p.width - 2 * MARGIN - 4)
         stamp(canvas, (MARGIN + 2, top + 18), title, 18, pal.TEXT, bold=True, anchor="lm")
-        step = HAND_TILE + 28
-        left0 = (p.width - 4 * step + 28) // 2
-        for turn in range(4):
-            oriented = Tile.parse(hand).rotated(turn)
-            seat = colour if oriented.advisors else None
-            left = left0 + turn * step
-            canvas.paste(cell_art("tile", oriented.code, seat, HAND_TILE), (left, top + 36))
-            ok = turn in used
-            label_xy = (left + HAND_TILE // 2, top + 36 + HAND_TILE + 16)
-            label_colour = pal.TEXT if ok else pal.MUTED
-            stamp(canvas, label_xy, f"@{turn}", 20, label_colour, bold=True, anchor="mm")
+        left0 = (p.width - 4 * HAND_STEP + 28) // 2
+        _turns(canvas, hand, colour, left0, top + 36, used)
 
-    return _compose(game, names, "private", highlight_last=True, legal=legal, panel=strip)
+    return _compose(game, names, "private", legal=legal, panel=strip, tr=tr)
 
 
-def private_png(game: Game, seat: int | str, names: Names = None) -> bytes:
+def private_png(
+    game: Game, seat: int | str, names: Names = None, *, tr: Translate | None = None
+) -> bytes:
     """What the seat to move sees alone: its tile in four turns, the legal spots numbered as
     `spots(game)` numbers them."""
-    return encode(private_image(game, seat, names))
+    return encode(private_image(game, seat, names, tr=tr))
+
+
+def hand_tile_box(turn: int) -> Box:
+    """Pixel box of the tile turned `turn` (0-3) in the image `hand_png` makes."""
+    left = (HAND_W - 4 * HAND_STEP + 28) // 2 + turn * HAND_STEP
+    top = HAND_BAND + MARGIN
+    return (left, top, left + HAND_TILE, top + HAND_TILE)
+
+
+def hand_image(
+    game: Game, seat: int | str, names: Names = None, *, tr: Translate | None = None
+) -> Image.Image:
+    """Any seat's tile in hand, its four turns side by side, and whose turn it is (RGB)."""
+    index = _seat_index(game, seat)
+    hand = game.hand(index)
+    if hand is None:
+        raise ValueError("the game is over: no tile in hand")
+    tr = t.translator(tr)
+    colour = game.players[index]
+    to_play = index == game.turn
+    caption_top = HAND_BAND + MARGIN + HAND_TILE + 34
+    image = Image.new("RGB", (HAND_W, caption_top + 34), pal.HEADER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, HAND_W, HAND_BAND - 1), fill=pal.TITLE_BAND)
+    icon = marker_icon(colour, 30)
+    image.paste(icon, (PAD, (HAND_BAND - 30) // 2), icon)
+    title = tr(t.YOUR_TILE).format(who=name_of(names, colour, tr))
+    title = fit(draw, title, font(18, bold=True), HAND_W - 2 * PAD - 40)
+    stamp(image, (PAD + 40, HAND_BAND / 2), title, 18, pal.TEXT, bold=True, anchor="lm")
+    hand_left = hand_tile_box(0)[0]
+    _turns(image, hand, colour, hand_left, HAND_BAND + MARGIN, {0, 1, 2, 3})
+    who = name_of(names, game.current, tr)
+    status = tr(t.STATUS_MOVE).format(n=len(game.results) + 1, who=who)
+    status = fit(draw, status, font(17, bold=True), HAND_W - 2 * PAD)
+    ink = pal.LAST if to_play else pal.MUTED  # bright when it is this seat's turn
+    stamp(image, (HAND_W / 2, caption_top + 15), status, 17, ink, bold=True, anchor="mm")
+    return image
+
+
+def hand_png(
+    game: Game, seat: int | str, names: Names = None, *, tr: Translate | None = None
+) -> bytes:
+    """A seat's tile in hand in its four turns, for any seat at any time before the end: lets
+    players plan while others move."""
+    return encode(hand_image(game, seat, names, tr=tr))
 
 
 def ranking(game: Game) -> list[tuple[int, int]]:
@@ -187,66 +272,48 @@ def ranking(game: Game) -> list[tuple[int, int]]:
     return ranks
 
 
-def end_image(game: Game, names: Names = None) -> Image.Image:
+def end_image(game: Game, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
     if game.ended is None:
         raise ValueError("the game is not over")
     ended = game.ended
+    tr = t.translator(tr)
 
     def results(canvas: Image.Image, p: Plan, top: int) -> None:
         draw = ImageDraw.Draw(canvas)
         draw.rectangle((0, top, p.width, p.height), fill=pal.HEADER)
-        draw.text(
-            (MARGIN + 2, top + 22),
-            "Final ranking",
-            font=font(20, bold=True),
-            fill=pal.TEXT,
-            anchor="lm",
-        )
+        stamp(canvas, (MARGIN + 2, top + 22), tr(t.FINAL_RANKING), 20, pal.TEXT, bold=True,
+              anchor="lm")  # fmt: skip
         for row, (rank, seat) in enumerate(ranking(game)):
             colour = game.players[seat]
             y = top + 44 + row * END_ROW
             mid = y + END_ROW // 2
             winner = colour in ended.winners
+            ink = pal.GOLD if winner else pal.TEXT
             if winner:
                 draw.rounded_rectangle(
                     (MARGIN, y + 3, p.width - MARGIN, y + END_ROW - 3), radius=8, fill=pal.ROW_TURN
                 )
-            draw.text(
-                (MARGIN + 12, mid),
-                f"{rank}.",
-                font=font(24, bold=True),
-                fill=pal.GOLD if winner else pal.TEXT,
-                anchor="lm",
-            )
+            stamp(canvas, (MARGIN + 12, mid), f"{rank}.", 24, ink, bold=True, anchor="lm")
             icon = marker_icon(colour, 30)
             canvas.paste(icon, (MARGIN + 48, mid - 15), icon)
-            name = name_of(names, colour) + ("  · winner" if winner else "")
-            draw.text(
-                (MARGIN + 88, mid - 11),
-                name,
-                font=font(20, bold=True),
-                fill=pal.GOLD if winner else pal.TEXT,
-                anchor="lm",
-            )
-            bonus = ended.bonus.get(colour, 0)
-            draw.text(
-                (MARGIN + 88, mid + 13),
-                f"{game.coins[seat]} coins  (+{bonus} bonus)",
-                font=font(16),
-                fill=pal.MUTED,
-                anchor="lm",
-            )
             codes = ended.revealed.get(colour, [])
-            x = p.width - MARGIN - 12 - len(codes) * (END_TILE + 8)
+            tiles_left = p.width - MARGIN - 12 - len(codes) * (END_TILE + 8)
+            name = name_of(names, colour, tr) + (f"  · {tr(t.WINNER)}" if winner else "")
+            name = fit(draw, name, font(20, bold=True), tiles_left - MARGIN - 96)
+            stamp(canvas, (MARGIN + 88, mid - 11), name, 20, ink, bold=True, anchor="lm")
+            coins = t.count(game.coins[seat], t.ONE_COIN, t.COINS, tr)
+            line = tr(t.FINAL_COINS).format(coins=coins, bonus=ended.bonus.get(colour, 0))
+            stamp(canvas, (MARGIN + 88, mid + 13), line, 16, pal.MUTED, anchor="lm")
+            x = tiles_left
             for code in codes:
                 tile = Tile.parse(code)
                 art = cell_art("tile", tile.code, colour if tile.advisors else None, END_TILE)
                 canvas.paste(art, (x, mid - END_TILE // 2))
                 x += END_TILE + 8
 
-    return _compose(game, names, "end", highlight_last=True, panel=results)
+    return _compose(game, names, "end", panel=results, tr=tr)
 
 
-def end_png(game: Game, names: Names = None) -> bytes:
+def end_png(game: Game, names: Names = None, *, tr: Translate | None = None) -> bytes:
     """The final table, the bonus tiles revealed, the ranking and the winners."""
-    return encode(end_image(game, names))
+    return encode(end_image(game, names, tr=tr))

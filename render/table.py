@@ -15,6 +15,7 @@ from engine.forbidden_city import Game, RoomClosed, TilePlaced
 from engine.forbidden_city.board import Placed
 
 from . import palette as pal
+from . import texts as t
 from .fonts import font, stamp
 from .spots import Spot
 from .tiles import cell_art, marker_icon
@@ -120,6 +121,7 @@ def draw_board(
     *,
     highlight_last: bool = True,
     spots: Sequence[Spot] = (),
+    tr: t.Translate = t.english,
 ) -> None:
     """Paint the board at `layout` onto `canvas` (RGB)."""
     draw = ImageDraw.Draw(canvas)
@@ -152,7 +154,7 @@ def draw_board(
         if placed_event is not None:
             outline_cell(draw, layout, placed_event.x, placed_event.y)
         for room in closed:
-            _badge(canvas, draw, layout, room)
+            _badge(canvas, draw, layout, room, tr)
     for spot in spots:
         _spot(canvas, draw, layout, spot)
 
@@ -201,7 +203,11 @@ def _room_anchor(layout: Layout, cells: Iterable[tuple[int, int, int]]) -> tuple
 
 
 def _badge(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, room: RoomClosed
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    room: RoomClosed,
+    tr: t.Translate,
 ) -> None:
     """Value of a room just closed and what each seat was paid: `11  ●+11 ■+5`."""
     size = max(12, round(layout.cell * 0.3))
@@ -213,7 +219,7 @@ def _badge(
     for colour, amount in paid:
         pieces.append((f"+{amount}", colour))
     if not paid:
-        pieces.append(("unpaid", None))
+        pieces.append((tr(t.UNPAID), None))
     gap = round(size * 0.35)
     widths = []
     for index, (text, seat) in enumerate(pieces):

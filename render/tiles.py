@@ -2,7 +2,9 @@
 
 A game only ever shows a few hundred distinct (code, owner, size) cells, so each is drawn once,
 supersampled for smooth edges, and then only pasted: this is what keeps a whole table under a
-few milliseconds to compose.
+few milliseconds to compose. The cache is bounded by bytes (`ART_CACHE_BYTES`): a late table
+needs about 3 MB of 80-pixel cells (Pillow holds RGB in 4 bytes a pixel), so 20 MB keeps
+several games' worth of every size (a 4096-entry bound allowed over 100 MB).
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from PIL import Image, ImageDraw
 from engine.forbidden_city.tiles import Tile
 
 from . import palette as pal
-from .fonts import font
+from .fonts import font, seal_font
+from .memo import ImageCache, image_bytes
 
 SUPERSAMPLE = 4
+ART_CACHE_BYTES = 20 << 20
 Point = tuple[float, float]
 
 # Part outlines in unit coordinates (x east, y south), by diagonal kind and part index.
@@ -153,7 +157,7 @@ def _dragon(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
         (cx - r, cy - r, cx + r, cy + r), fill=pal.PILLAR, outline=pal.GOLD, width=round(r * 0.14)
     )
     draw.text(
-        (cx, cy + r * 0.04), "龍", font=font(round(r * 1.25), bold=True), fill=pal.GOLD, anchor="mm"
+        (cx, cy + r * 0.04), "龍", font=seal_font(round(r * 1.25)), fill=pal.GOLD, anchor="mm"
     )
 
 
@@ -224,16 +228,24 @@ def _garden(draw: ImageDraw.ImageDraw, s: float) -> None:
                      fill=pal.GARDEN)  # fmt: skip
 
 
-@lru_cache(maxsize=4096)
+_art: ImageCache[Image.Image] = ImageCache(ART_CACHE_BYTES, image_bytes)
+
+
 def cell_art(
     kind: str, code: str, seat: str | None, size: int, lit: tuple[int, ...] = ()
 ) -> Image.Image:
-    """One cell, `size` pixels square, RGB.
+    """One cell, `size` pixels square, RGB, from the cache (callers must not draw on it).
 
     kind is the board's: "tile" or "start" (code: the oriented tile code), "temple" or
     "garden" (code: the edges). `seat` colours the advisors; `lit` lists the parts (or [0] for
     the temple) to hatch as just closed.
     """
+    return _art.get((kind, code, seat, size, lit), lambda: _draw_cell(kind, code, seat, size, lit))
+
+
+def _draw_cell(
+    kind: str, code: str, seat: str | None, size: int, lit: tuple[int, ...]
+) -> Image.Image:
     k = SUPERSAMPLE
     s = size * k
     t = wall_width(size) * k

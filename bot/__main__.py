@@ -1,0 +1,85 @@
+"""`python -m bot`: run every platform whose token is set (the console if none);
+`python -m bot bench`: service speed figures, one JSON line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import sys
+from collections.abc import Coroutine
+from typing import Any
+
+from .config import Settings
+from .redis_server import redis_url_for
+from .service import GameService
+from .store import Store
+
+log = logging.getLogger("fc-bot")
+
+
+async def serve(settings: Settings) -> None:
+    url = settings.redis_url.get_secret_value() if settings.redis_url else None
+    with redis_url_for(url, settings.data_dir) as redis_url:
+        store = Store.from_url(redis_url, archive_ttl=settings.archive_ttl)
+        service = GameService(store, settings)
+        jobs: list[Coroutine[Any, Any, None]] = []
+        if settings.discord_token is not None:
+            from .discord import run as run_discord
+
+            jobs.append(run_discord(settings, service))
+        if settings.telegram_token is not None:
+            from .telegram import run as run_telegram
+
+            jobs.append(run_telegram(settings, service))
+        try:
+            if jobs:
+                log.info("starting %d platform(s)", len(jobs))
+                await asyncio.gather(*jobs)
+            else:
+                from .console import run as run_console
+
+                await run_console(service, settings.data_dir / "images")
+        finally:
+            await store.close()
+
+
+async def serve_until_stopped(settings: Settings) -> None:
+    """Serve until SIGTERM or SIGINT, then leave cleanly (the embedded Redis saves and stops)."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, task.cancel)
+    try:
+        await serve(settings)
+    except asyncio.CancelledError:
+        log.info("stopped")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot")
+    sub = parser.add_subparsers(dest="command")
+    bench = sub.add_parser("bench", help="service speed with real Redis and rendering")
+    bench.add_argument("--games", type=int, default=200)
+    bench.add_argument("--moves", type=int, default=300, help="timed single plays")
+    args = parser.parse_args(argv)
+    if args.command == "bench":
+        from .bench import run as run_bench
+
+        print(json.dumps(asyncio.run(run_bench(args.games, args.moves))))
+        return 0
+    settings = Settings()
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve_until_stopped(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

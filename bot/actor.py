@@ -1,0 +1,16 @@
+"""Who did something, and where: the one thing every adapter hands the service."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    platform: str  # "discord", "telegram" or "console"
+    channel_id: str  # the group channel/chat where the command was typed (or a DM's id)
+    user_id: str
+    name: str  # display name, for messages
+    locale: str | None = None  # the user's language (Discord interaction locale, Telegram code)
+    is_admin: bool = False  # may manage the channel (abort any game)
+    private: bool = False  # typed in a private chat / DM rather than in the group

@@ -1,0 +1,118 @@
+"""Bot settings, read once from the environment and an optional `.env` file.
+
+Tokens and the Redis URL (which may carry a password) are `SecretStr` so that logging
+or printing a `Settings` never leaks them; call `.get_secret_value()` where needed.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Duration", "Language", "LogLevel", "Settings", "parse_duration"]
+
+
+class Language(StrEnum):
+    EN = "en"
+    FR = "fr"
+    IT = "it"
+    DE = "de"
+
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_DURATION_RE = re.compile(r"(\d+(?:\.\d+)?)\s*([smhdw])")
+
+
+def parse_duration(value: Any) -> Any:
+    """Accept "12h", "1d 6h", "90m" or plain seconds, because ISO 8601 ("PT12H") is
+    unfriendly in a `.env` file; anything else goes on to pydantic's own parsing."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return timedelta(seconds=value)
+    if not isinstance(value, str):
+        return value
+    text = value.strip().lower()
+    if re.fullmatch(r"\d+(?:\.\d+)?", text):
+        return timedelta(seconds=float(text))
+    compact = text.replace(" ", "")
+    if compact and _DURATION_RE.sub("", compact) == "":
+        seconds = sum(float(n) * _UNITS[u] for n, u in _DURATION_RE.findall(compact))
+        return timedelta(seconds=seconds)
+    return value
+
+
+def _positive(value: timedelta) -> timedelta:
+    if value <= timedelta(0):
+        raise ValueError("must be a positive duration")
+    return value
+
+
+Duration = Annotated[timedelta, BeforeValidator(parse_duration)]
+
+
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment; see `.env.example`."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+    )
+
+    discord_token: SecretStr | None = None
+    telegram_token: SecretStr | None = None
+    telegram_base_url: str = "https://api.telegram.org/bot"
+    redis_url: SecretStr | None = None
+    data_dir: Path = Path("data")
+    default_language: Language = Language.EN
+    reminder_after: Duration = Field(default=timedelta(hours=12))
+    turn_limit: Duration = Field(default=timedelta(hours=72))
+    archive_ttl: Duration = Field(default=timedelta(days=30))
+    log_level: LogLevel = "INFO"
+
+    @field_validator("discord_token", "telegram_token", "redis_url", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        # `KEY=` in a .env file means "not set", not "set to the empty string".
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("telegram_base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http(s) URL")
+        return value
+
+    @field_validator("default_language", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("reminder_after", "turn_limit", "archive_ttl")
+    @classmethod
+    def _positive_duration(cls, value: timedelta) -> timedelta:
+        return _positive(value)
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(
+            ("redis://", "rediss://", "unix://")
+        ):
+            raise ValueError("must start with redis://, rediss:// or unix://")
+        return value

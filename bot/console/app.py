@@ -1,0 +1,125 @@
+"""The console adapter: one channel, users named at the start of each line, images to a folder.
+
+    ann new
+    bob join
+    ann start
+    bob play 3 1
+    bob press fc:sp:table:0:3
+
+Like the other adapters it only translates: lines become `GameService` calls, replies become
+printed lines and PNG files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from ..actor import Actor
+from ..replies import Message, Reply
+from ..service import GameService
+
+CHANNEL = "table"
+PROMPT = "> "
+INTRO = (
+    "Forbidden City in the terminal. Type '<user> <command>', e.g. 'ann new', 'bob join', "
+    "'ann start', 'bob play 3 1'; 'ann help' lists the commands, 'quit' leaves.\n"
+    "Buttons show as [label: press DATA]; press one with '<user> press DATA'. "
+    "Images are written to {images}."
+)
+
+
+class Console:
+    def __init__(self, service: GameService, images: Path, channel: str = CHANNEL) -> None:
+        self.service = service
+        self.images = images
+        self.channel = channel
+        self._count = 0
+
+    def _actor(self, user: str) -> Actor:
+        return Actor("console", self.channel, user, user.capitalize())
+
+    def _save(self, message: Message) -> str:
+        assert message.image is not None
+        self.images.mkdir(parents=True, exist_ok=True)
+        self._count += 1
+        path = self.images / f"{self._count:04d}-{message.image_name}"
+        path.write_bytes(message.image)
+        return str(path)
+
+    def _show(self, where: str, message: Message) -> list[str]:
+        text = message.format(lambda uid, name: "@" + uid, lambda s: s)
+        lines = [f"{where} {text}"]
+        if message.image is not None:
+            lines.append(f"{where} (image: {self._save(message)})")
+        buttons = [b for row in message.buttons for b in row] + message.choices
+        if buttons:
+            lines.append(where + " " + " ".join(f"[{b.label}: press {b.data}]" for b in buttons))
+        return lines
+
+    def show(self, reply: Reply, user: str | None = None) -> list[str]:
+        lines: list[str] = []
+        for message in reply.public:
+            lines += self._show(f"[#{self.channel}]", message)
+        for message in reply.private:
+            lines += self._show(f"[to {user}]", message)
+        for direct in reply.direct:
+            lines += self._show(f"[DM {direct.user_id}]", direct.message)
+        return lines
+
+    async def handle_line(self, line: str) -> list[str]:
+        words = line.strip().split(maxsplit=1)
+        if not words or words[0].startswith("#"):
+            return []
+        if len(words) == 1:
+            return ["Type '<user> <command>', e.g. 'ann help'."]
+        user, text = words[0].lower(), words[1].strip()
+        if text.startswith("/fc"):
+            text = text[3:].strip()
+        actor = self._actor(user)
+        if text.startswith("press "):
+            reply = await self.service.press(actor, text[6:].strip())
+        else:
+            reply = await self.service.command(actor, text)
+        return self.show(reply, user)
+
+    async def tick(self) -> list[str]:
+        lines: list[str] = []
+        for platform, _channel, reply in await self.service.fire_due():
+            if platform == "console":
+                lines += self.show(reply)
+        return lines
+
+
+async def run(
+    service: GameService,
+    images: Path,
+    read: Callable[[], str] = lambda: input(PROMPT),
+    write: Callable[[str], object] = print,
+) -> None:
+    console = Console(service, images)
+    write(INTRO.format(images=images))
+    loop = asyncio.get_running_loop()
+
+    async def deadlines() -> None:
+        while True:
+            await asyncio.sleep(5)
+            for line in await console.tick():
+                write(line)
+
+    ticker = asyncio.create_task(deadlines())
+    try:
+        while True:
+            try:
+                line = await loop.run_in_executor(None, read)
+            except EOFError:
+                break
+            if line.strip().lower() in ("quit", "exit"):
+                break
+            for out in await console.handle_line(line):
+                write(out)
+    finally:
+        ticker.cancel()
+    sys.stdout.flush()

@@ -1,0 +1,81 @@
+"""What the game service asks an adapter to post. Adapters only translate these to a platform.
+
+Text is plain (no markup). A mention of a user is written `{u:<user id>}` in the text; adapters
+replace it with their platform's mention (Discord `<@id>`, a Telegram text mention) using
+`format_text`, and escape everything else for their markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+MENTION = re.compile(r"\{u:([A-Za-z0-9_-]+)\}")
+
+
+def mention(user_id: str) -> str:
+    return "{u:" + user_id + "}"
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button or a menu choice. `data` is what comes back on press (at most 64 bytes)."""
+
+    label: str
+    data: str
+    style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+
+
+@dataclass(slots=True)
+class Message:
+    text: str
+    image: bytes | None = None
+    image_name: str = "table.png"
+    buttons: list[list[Button]] = field(default_factory=list)  # rows of buttons
+    choices: list[Button] = field(default_factory=list)  # a select menu (spots), if any
+    choices_placeholder: str = ""
+    names: dict[str, str] = field(default_factory=dict)  # user id -> display name, for mentions
+
+    def format(self, mention_of: Callable[[str, str], str], escape: Callable[[str], str]) -> str:
+        """The text with mentions in platform syntax and the rest escaped for its markup."""
+        out: list[str] = []
+        last = 0
+        for match in MENTION.finditer(self.text):
+            out.append(escape(self.text[last : match.start()]))
+            user = match[1]
+            out.append(mention_of(user, self.names.get(user, user)))
+            last = match.end()
+        out.append(escape(self.text[last:]))
+        return "".join(out)
+
+
+@dataclass(slots=True)
+class Direct:
+    """A message to one user in private (Discord DM, Telegram private chat)."""
+
+    user_id: str
+    message: Message
+    # True for a turn notice: if it cannot be delivered the adapter calls
+    # `GameService.dm_failed` so the channel learns it once.
+    turn_notice: bool = False
+
+
+@dataclass(slots=True)
+class Reply:
+    """Everything one command or button press produces.
+
+    `public` goes to the channel; `private` only to the user who acted (ephemeral on Discord,
+    the private chat on Telegram); `direct` to other users privately. `ok` False means the
+    command was refused and nothing changed; `private` then holds the reason.
+    """
+
+    public: list[Message] = field(default_factory=list)
+    private: list[Message] = field(default_factory=list)
+    direct: list[Direct] = field(default_factory=list)
+    ok: bool = True
+
+    @classmethod
+    def error(cls, text: str) -> Reply:
+        return cls(private=[Message(text)], ok=False)

@@ -1,0 +1,1018 @@
+"""The game service: the one place that turns chat commands into engine moves and replies.
+
+Adapters (Discord, Telegram, console) call `command`, `press`, `complete`, `dm_failed` and
+`fire_due`, and post the `Reply` they get. Every change is one optimistic write to Redis: the
+table is loaded with its version, changed in memory, and saved only if nobody saved first, so
+two clicks on the same button apply once. The process keeps no game between calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, replace
+
+import render
+from engine.forbidden_city import (
+    DISCARD,
+    Game,
+    MoveResult,
+    Place,
+    RoomClosed,
+    Tile,
+    TileDiscarded,
+    TilePlaced,
+)
+from engine.forbidden_city.players import choose_greedy
+from engine.forbidden_city.record import CorruptRecord
+
+from .actor import Actor
+from .config import Settings
+from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, normalize, tr, translations
+from .replies import Button, Direct, Message, Reply, mention
+from .store import AlreadyExists, Channel, Conflict, GameRecord, NotFound, Store, StoreUnavailable
+from .table import MAX_SEATS, MIN_SEATS, Seat, Table
+
+COLOURS_BY_COUNT = {2: ["purple", "yellow"], 3: ["purple", "yellow", "red"]}
+DEADLINE_KINDS = ("remind", "limit")
+# Seat and room colours are translated where they are shown (`tr(lang, colour)`).
+COLOUR_WORDS = (
+    N_("purple"),
+    N_("yellow"),
+    N_("red"),
+    N_("blue"),
+    N_("green"),
+    N_("pink"),
+    N_("white"),
+    N_("temple"),
+)
+_CELL = re.compile(r"^(-?\d+)\s*,\s*(-?\d+)(?:\s*@\s*([0-3]))?$")
+_DATA = re.compile(r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9,@]{1,16}))?$")
+
+
+class Refused(Exception):
+    """A command that may not run; the message is already in the user's language."""
+
+
+@dataclass(slots=True)
+class Loaded:
+    record: GameRecord
+    table: Table
+
+
+Handler = Callable[[Actor, list[str], str], Awaitable[Reply]]
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.time,
+        executor: Executor | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self._executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+        self._commands: dict[str, Handler] = {
+            "new": self._new,
+            "join": self._join,
+            "leave": self._leave,
+            "start": self._start,
+            "play": self._play,
+            "hand": self._hand,
+            "board": self._board,
+            "status": self._status,
+            "score": self._status,
+            "rules": self._rules,
+            "abort": self._abort,
+            "lang": self._lang,
+            "notify": self._notify,
+            "games": self._games,
+            "help": self._help,
+            "vote": self._vote,
+        }
+
+    # ------------------------------------------------------------------ entry points
+    async def command(self, actor: Actor, text: str) -> Reply:
+        """Run `/fc <text>` typed by `actor`."""
+        words = text.split()
+        name = words[0].lower().lstrip("/") if words else "help"
+        lang = await self._language_or_default(actor)
+        handler = self._commands.get(name)
+        if handler is None:
+            return Reply.error(tr(lang, "Unknown command “{name}”. Try /fc help.", name=name[:30]))
+        if actor.private and name not in ("help", "rules", "games", "new", "lang", "notify"):
+            try:
+                actor = await self._home(actor, lang)
+            except Refused as refused:
+                return Reply.error(str(refused))
+            except StoreUnavailable:
+                return await self._guard(lang, handler(actor, words[1:], lang))
+        return await self._guard(lang, handler(actor, words[1:], lang))
+
+    async def _home(self, actor: Actor, lang: str) -> Actor:
+        """In a private chat, commands are about the user's game if there is only one."""
+        games = await self.store.user_games(actor.platform, actor.user_id)
+        if len(games) == 1:
+            return replace(actor, channel_id=games[0].channel_id)
+        if not games:
+            raise Refused(tr(lang, "You have no game under way."))
+        raise Refused(
+            tr(
+                lang,
+                "You play in several chats: type the command in the game's chat, "
+                "or use the buttons.",
+            )
+        )
+
+    async def press(self, actor: Actor, data: str) -> Reply:
+        """A button or menu choice; `data` names the game's channel, so DMs work too."""
+        lang = await self._language_or_default(actor)
+        match = _DATA.match(data)
+        if match is None:
+            return Reply.error(tr(lang, "This button is not valid."))
+        kind, channel_id, count, move = match[1], match[2], match[3], match[4]
+        where = replace(actor, channel_id=channel_id, private=False)
+        lang = await self._language_or_default(where)
+        if kind == "j":
+            return await self._guard(lang, self._join(where, [], lang))
+        if kind == "st":
+            return await self._guard(lang, self._start(where, [], lang))
+        if kind in ("sp", "pv", "ok") and count is not None and move is not None:
+            return await self._guard(lang, self._pressed_move(where, kind, int(count), move, lang))
+        return Reply.error(tr(lang, "This button is not valid."))
+
+    async def complete(self, actor: Actor, text: str) -> list[tuple[str, str]]:
+        """Choices for the spot of `play`, for platforms with autocomplete."""
+        try:
+            loaded = await self._load(Channel.of(actor.platform, actor.channel_id))
+        except (StoreUnavailable, Refused):
+            return []
+        if loaded is None or loaded.table.game is None:
+            return []
+        game = loaded.table.load_game()
+        if game.is_over or loaded.table.colour_of(actor.user_id) != game.current:
+            return []
+        typed = text.split()[-1] if text.split()[1:] else ""
+        out = []
+        for spot in render.spots(game):
+            turns = "/".join(str(r) for r in spot.rotations)
+            label = f"{spot.number}: {spot.x},{spot.y} ({turns})"
+            if not typed or str(spot.number).startswith(typed) or f"{spot.x},{spot.y}" == typed:
+                out.append((label, str(spot.number)))
+        return out[:25]
+
+    async def dm_failed(self, platform: str, channel_id: str, user_id: str) -> Reply:
+        """A turn notice could not reach `user_id` privately: tell the channel, once per game."""
+        channel = Channel.of(platform, channel_id)
+        for _ in range(3):
+            try:
+                loaded = await self._load(channel)
+                if loaded is None or user_id in loaded.table.hinted:
+                    return Reply()
+                loaded.table.hinted.append(user_id)
+                await self._save(channel, loaded)
+            except Conflict:
+                continue
+            except (StoreUnavailable, Refused, NotFound):
+                return Reply()
+            lang = await self._channel_language(channel)
+            if platform == "telegram":
+                text = tr(
+                    lang,
+                    "{who}, I cannot write to you privately. Open a private chat with me and "
+                    "press Start, so I can send you your tile and tell you when it is your turn.",
+                    who=mention(user_id),
+                )
+            else:
+                text = tr(
+                    lang,
+                    "{who}, I cannot send you direct messages. Allow direct messages from "
+                    "server members, or use /fc hand here to see your tile when it is your turn.",
+                    who=mention(user_id),
+                )
+            return Reply(public=[Message(text, names=self._names(loaded.table))])
+        return Reply()
+
+    async def fire_due(self) -> list[tuple[str, str, Reply]]:
+        """Reminders and turn limits that are due, each claimed so it fires once anywhere."""
+        out: list[tuple[str, str, Reply]] = []
+        for deadline in await self.store.due(self.clock()):
+            if not await self.store.claim(deadline):
+                continue
+            reply = await self._fire(deadline.channel, deadline.kind)
+            if reply.public or reply.direct:
+                out.append((deadline.channel.platform, deadline.channel.channel_id, reply))
+        return out
+
+    # ------------------------------------------------------------------ plumbing
+    async def _guard(self, lang: str, work: Awaitable[Reply]) -> Reply:
+        try:
+            return await work
+        except Refused as refused:
+            return Reply.error(str(refused))
+        except Conflict:
+            return Reply.error(
+                tr(lang, "Someone was quicker: that was already played. Nothing was changed.")
+            )
+        except NotFound:
+            return Reply.error(tr(lang, "This table is closed."))
+        except StoreUnavailable:
+            return Reply.error(
+                tr(
+                    lang,
+                    "The game storage is unavailable right now. Nothing was changed; "
+                    "please try again in a moment.",
+                )
+            )
+
+    async def _language_or_default(self, actor: Actor) -> str:
+        try:
+            chat = await self.store.chat_settings(Channel.of(actor.platform, actor.channel_id))
+            chosen = chat.language
+        except StoreUnavailable:
+            chosen = None
+        return chosen or normalize(actor.locale) or str(self.settings.default_language.value)
+
+    async def _channel_language(self, channel: Channel) -> str:
+        chat = await self.store.chat_settings(channel)
+        return chat.language or str(self.settings.default_language.value)
+
+    async def _load(self, channel: Channel) -> Loaded | None:
+        record = await self.store.load(channel)
+        if record is None:
+            return None
+        try:
+            table = Table.model_validate_json(record.data)
+        except ValueError as err:
+            raise Refused(f"stored table unreadable: {err}") from None
+        return Loaded(record, table)
+
+    async def _need(self, actor: Actor, lang: str) -> Loaded:
+        loaded = await self._load(Channel.of(actor.platform, actor.channel_id))
+        if loaded is None:
+            raise Refused(tr(lang, "There is no table here. Open one with /fc new."))
+        return loaded
+
+    async def _save(self, channel: Channel, loaded: Loaded) -> int:
+        version = await self.store.save(
+            channel,
+            loaded.table.model_dump_json(),
+            loaded.record.version,
+            players=loaded.table.user_ids(),
+        )
+        return version
+
+    async def _png(self, lang: str, make: Callable[..., bytes], *args: object) -> bytes:
+        """Render in `lang`, off the event loop, so one big image never stalls other games."""
+        loop = asyncio.get_running_loop()
+        words = translations(lang).gettext
+        return await loop.run_in_executor(self._executor, lambda: make(*args, tr=words))
+
+    @staticmethod
+    def _names(table: Table) -> dict[str, str]:
+        return {s.user_id: s.name for s in table.seats}
+
+    @staticmethod
+    def _game_of(loaded: Loaded, lang: str) -> Game:
+        if loaded.table.game is None:
+            raise Refused(tr(lang, "The game has not started yet."))
+        try:
+            return loaded.table.load_game()
+        except CorruptRecord as err:
+            raise Refused(f"stored game unreadable: {err}") from None
+
+    # ------------------------------------------------------------------ lobby
+    def _lobby_buttons(self, channel_id: str, lang: str) -> list[list[Button]]:
+        return [
+            [
+                Button(tr(lang, "Join"), f"fc:j:{channel_id}", "primary"),
+                Button(tr(lang, "Start"), f"fc:st:{channel_id}", "success"),
+            ]
+        ]
+
+    async def _new(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        if actor.private:
+            raise Refused(tr(lang, "Open a table in a group or a server channel, not here."))
+        side = args[0].lower() if args else "beginner"
+        if side not in ("beginner", "advanced"):
+            raise Refused(tr(lang, "The start side is “beginner” or “advanced”."))
+        channel = Channel.of(actor.platform, actor.channel_id)
+        table = Table(
+            creator=actor.user_id,
+            side="advanced" if side == "advanced" else "beginner",
+            seats=[Seat(user_id=actor.user_id, name=actor.name)],
+        )
+        try:
+            await self.store.create(
+                channel,
+                table.model_dump_json(),
+                creator=actor.user_id,
+                players=[actor.user_id],
+                language=lang,
+            )
+        except AlreadyExists:
+            raise Refused(
+                tr(lang, "A table is already open in this channel. See it with /fc board.")
+            ) from None
+        side_name = tr(lang, "beginner") if side == "beginner" else tr(lang, "advanced")
+        text = tr(
+            lang,
+            "{who} opens a Forbidden City table ({side} side). Join with /fc join: 2 to 4 "
+            "players. {who} starts the game with /fc start.",
+            who=mention(actor.user_id),
+            side=side_name,
+        )
+        return Reply(
+            public=[
+                Message(
+                    text,
+                    buttons=self._lobby_buttons(actor.channel_id, lang),
+                    names={actor.user_id: actor.name},
+                )
+            ]
+        )
+
+    async def _join(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        loaded = await self._need(actor, lang)
+        table = loaded.table
+        if table.started:
+            raise Refused(tr(lang, "The game has already started."))
+        if table.seat_of(actor.user_id):
+            raise Refused(tr(lang, "You are already at the table."))
+        if len(table.seats) >= MAX_SEATS:
+            raise Refused(tr(lang, "The table is full (4 players)."))
+        table.seats.append(Seat(user_id=actor.user_id, name=actor.name))
+        await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
+        text = tr(
+            lang,
+            "{who} joins the table ({n}/4).",
+            who=mention(actor.user_id),
+            n=len(table.seats),
+        )
+        return Reply(
+            public=[
+                Message(
+                    text,
+                    buttons=self._lobby_buttons(actor.channel_id, lang),
+                    names=self._names(table),
+                )
+            ]
+        )
+
+    async def _leave(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        loaded = await self._need(actor, lang)
+        table = loaded.table
+        channel = Channel.of(actor.platform, actor.channel_id)
+        if table.started:
+            raise Refused(
+                tr(
+                    lang,
+                    "The game is under way: nobody can leave it now. The creator can /fc abort.",
+                )
+            )
+        seat = table.seat_of(actor.user_id)
+        if seat is None:
+            raise Refused(tr(lang, "You are not at this table."))
+        table.seats.remove(seat)
+        if not table.seats:
+            await self.store.archive(channel, loaded.record.version)
+            return Reply(public=[Message(tr(lang, "Everybody left: the table is closed."))])
+        if table.creator == actor.user_id:
+            table.creator = table.seats[0].user_id
+        await self._save(channel, loaded)
+        text = tr(
+            lang, "{who} leaves the table ({n}/4).", who=mention(actor.user_id), n=len(table.seats)
+        )
+        return Reply(
+            public=[Message(text, names={**self._names(table), actor.user_id: actor.name})]
+        )
+
+    async def _start(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        loaded = await self._need(actor, lang)
+        table = loaded.table
+        if table.started:
+            raise Refused(tr(lang, "The game has already started."))
+        if actor.user_id != table.creator and not actor.is_admin:
+            raise Refused(
+                tr(
+                    lang,
+                    "Only {who} can start this game.",
+                    who=next(s.name for s in table.seats if s.user_id == table.creator),
+                )
+            )
+        if len(table.seats) < MIN_SEATS:
+            raise Refused(tr(lang, "At least 2 players are needed to start."))
+        seed = secrets.randbits(63)
+        order = list(table.seats)
+        random.Random(seed).shuffle(order)
+        colours = COLOURS_BY_COUNT.get(len(order), ["purple", "yellow", "red", "blue"])
+        game = Game(colours, table.side, seed=seed)
+        table.seats = order
+        table.keep(game)
+        table.turn_started = self.clock()
+        channel = Channel.of(actor.platform, actor.channel_id)
+        await self._save(channel, loaded)
+        await self._schedule_turn(channel)
+        seats = ", ".join(
+            f"{tr(lang, colour)} {mention(seat.user_id)}"
+            for colour, seat in zip(colours, order, strict=True)
+        )
+        text = tr(
+            lang,
+            "The game begins! Seats in turn order: {seats}. {first} plays first.",
+            seats=seats,
+            first=mention(order[0].user_id),
+        )
+        image = await self._png(lang, render.table_png, game, table.names())
+        reply = Reply(public=[Message(text, image=image, names=self._names(table))])
+        reply.direct.extend(await self._turn_notice(channel, table, game, lang))
+        return reply
+
+    # ------------------------------------------------------------------ playing
+    def _playing(self, loaded: Loaded, actor: Actor, lang: str) -> Game:
+        game = self._game_of(loaded, lang)
+        colour = loaded.table.colour_of(actor.user_id)
+        if colour is None:
+            raise Refused(tr(lang, "You are not playing at this table."))
+        if game.is_over:
+            raise Refused(tr(lang, "The game is over."))
+        if game.current != colour:
+            raise Refused(
+                tr(
+                    lang,
+                    "It is {who}'s turn, not yours.",
+                    who=loaded.table.user_of(game.current).name,
+                )
+            )
+        return game
+
+    def _target(self, game: Game, args: list[str], lang: str) -> Place:
+        """The move meant by `play` arguments: a spot number or x,y, then a rotation."""
+        if not args:
+            raise Refused(
+                tr(lang, "Say where: /fc play <spot> <rotation>, or /fc play <x>,<y> <rotation>.")
+            )
+        text = " ".join(args)
+        spots = render.spots(game)
+        words = text.replace("@", " @").split()
+        where = words[0]
+        rotation: int | None = None
+        rest = [w.lstrip("@") for w in words[1:]]
+        if rest:
+            if len(rest) > 1 or rest[0] not in ("0", "1", "2", "3"):
+                raise Refused(tr(lang, "The rotation is 0, 1, 2 or 3 (quarter turns clockwise)."))
+            rotation = int(rest[0])
+        cell_match = _CELL.match(where)
+        if where.isdigit():
+            number = int(where)
+            spot = next((s for s in spots if s.number == number), None)
+            if spot is None:
+                raise Refused(
+                    tr(
+                        lang,
+                        "There is no spot {n}. The spots are 1 to {last}.",
+                        n=number,
+                        last=len(spots),
+                    )
+                )
+            x, y = spot.x, spot.y
+        elif cell_match:
+            x, y = int(cell_match[1]), int(cell_match[2])
+        else:
+            raise Refused(
+                tr(lang, "“{text}” is not a spot number or x,y coordinates.", text=where[:20])
+            )
+        if (x, y) in game.board.cells:
+            raise Refused(tr(lang, "The cell {x},{y} is already taken.", x=x, y=y))
+        if (x, y) not in game.board.frontier():
+            raise Refused(
+                tr(lang, "A tile must touch another tile: {x},{y} touches none.", x=x, y=y)
+            )
+        fits = next((s.rotations for s in spots if (s.x, s.y) == (x, y)), ())
+        hand = Tile.parse(game.hand(game.turn) or "")
+        if rotation is None:
+            if len(fits) != 1:
+                if not fits:
+                    raise Refused(tr(lang, "Your tile fits at {x},{y} in no rotation.", x=x, y=y))
+                raise Refused(
+                    tr(
+                        lang,
+                        "Say which rotation: {turns}.",
+                        turns=", ".join(str(r) for r in fits),
+                    )
+                )
+            rotation = fits[0]
+        if not any(hand.rotated(r) == hand.rotated(rotation) for r in fits):
+            raise Refused(
+                tr(
+                    lang,
+                    "Rotation {r} does not fit at {x},{y}: open edges must meet the same colour. "
+                    "Rotations that fit: {turns}.",
+                    r=rotation,
+                    x=x,
+                    y=y,
+                    turns=", ".join(str(r) for r in fits) or "-",
+                )
+            )
+        return Place(x, y, rotation)
+
+    async def _play(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        loaded = await self._need(actor, lang)
+        game = self._playing(loaded, actor, lang)
+        move = self._target(game, args, lang)
+        return await self._apply(actor, loaded, game, move, lang)
+
+    async def _apply(
+        self, actor: Actor, loaded: Loaded, game: Game, move: Place, lang: str
+    ) -> Reply:
+        channel = Channel.of(actor.platform, actor.channel_id)
+        table = loaded.table
+        lines = [self._describe(table, game, game.play(move), lang)]
+        lines += self._forced_discards(table, game, lang)
+        table.keep(game)
+        table.turn_started = self.clock()
+        table.votes = {}
+        table.limit_passed = False
+        return await self._after_move(channel, loaded, game, lines, lang)
+
+    def _forced_discards(self, table: Table, game: Game, lang: str) -> list[str]:
+        """Set aside, for the players to come, tiles that fit nowhere (docs/rules-notes.md)."""
+        lines = []
+        while not game.is_over and game.legal_moves() == [DISCARD]:
+            seat = game.current
+            game.play(DISCARD)
+            lines.append(
+                tr(
+                    lang,
+                    "{who}'s tile fits nowhere: it is shown and set aside.",
+                    who=mention(table.user_of(seat).user_id),
+                )
+            )
+        return lines
+
+    async def _after_move(
+        self, channel: Channel, loaded: Loaded, game: Game, lines: list[str], lang: str
+    ) -> Reply:
+        table = loaded.table
+        names = self._names(table)
+        if game.is_over:
+            version = await self._save(channel, loaded)
+            await self.store.archive(channel, version, cancel_deadlines=DEADLINE_KINDS)
+            lines.append(self._final_text(table, game, lang))
+            image = await self._png(lang, render.end_png, game, table.names())
+            return Reply(
+                public=[Message(" ".join(lines), image=image, image_name="final.png", names=names)]
+            )
+        await self._save(channel, loaded)
+        await self._schedule_turn(channel)
+        lines.append(tr(lang, "Next: {who}.", who=mention(table.user_of(game.current).user_id)))
+        image = await self._png(lang, render.table_png, game, table.names())
+        reply = Reply(public=[Message(" ".join(lines), image=image, names=names)])
+        reply.direct.extend(await self._turn_notice(channel, table, game, lang))
+        return reply
+
+    def _describe(self, table: Table, game: Game, result: MoveResult, lang: str) -> str:
+        parts = []
+        for event in result.events:
+            if isinstance(event, TilePlaced):
+                parts.append(
+                    tr(
+                        lang,
+                        "{who} places a tile at {x},{y}.",
+                        who=table.user_of(event.seat).name,
+                        x=event.x,
+                        y=event.y,
+                    )
+                )
+            elif isinstance(event, RoomClosed):
+                parts.append(self._closed_text(table, event, lang))
+            elif isinstance(event, TileDiscarded):
+                parts.append(
+                    tr(lang, "{who}'s tile is set aside.", who=table.user_of(event.seat).name)
+                )
+        return " ".join(parts)
+
+    def _closed_text(self, table: Table, event: RoomClosed, lang: str) -> str:
+        colour = tr(lang, event.colour)
+        if not event.paid:
+            return tr(
+                lang,
+                "A {colour} room closes, worth {value}: no advisor there, nobody is paid.",
+                colour=colour,
+                value=event.value,
+            )
+        paid = ", ".join(f"{table.user_of(c).name} +{n}" for c, n in event.paid.items())
+        return tr(
+            lang,
+            "A {colour} room closes, worth {value}: {paid}.",
+            colour=colour,
+            value=event.value,
+            paid=paid,
+        )
+
+    def _final_text(self, table: Table, game: Game, lang: str) -> str:
+        assert game.ended is not None
+        ranking = sorted(game.players, key=lambda c: -game.scores[c])
+        scores = ", ".join(
+            tr(
+                lang,
+                "{who} {coins} coins (bonus {bonus})",
+                who=table.user_of(c).name,
+                coins=game.scores[c],
+                bonus=game.ended.bonus[c],
+            )
+            for c in ranking
+        )
+        winners = ", ".join(mention(table.user_of(c).user_id) for c in game.winners)
+        return tr(lang, "Game over! {scores}. Winner: {winners}.", scores=scores, winners=winners)
+
+    def _spot_choices(self, channel_id: str, game: Game, lang: str) -> list[Button]:
+        count = len(game.moves)
+        return [
+            Button(
+                tr(lang, "Spot {n}: {x},{y}", n=spot.number, x=spot.x, y=spot.y),
+                f"fc:sp:{channel_id}:{count}:{spot.number}",
+            )
+            for spot in render.spots(game)
+        ][:25]
+
+    async def _private_turn(
+        self, channel: Channel, table: Table, game: Game, lang: str, text: str
+    ) -> Message:
+        image = await self._png(lang, render.private_png, game, game.current, table.names())
+        return Message(
+            text,
+            image=image,
+            image_name="your-turn.png",
+            choices=self._spot_choices(channel.channel_id, game, lang),
+            choices_placeholder=tr(lang, "Choose a spot"),
+        )
+
+    async def _turn_notice(
+        self, channel: Channel, table: Table, game: Game, lang: str
+    ) -> list[Direct]:
+        seat = table.user_of(game.current)
+        chat = await self.store.chat_settings(channel)
+        if not chat.notify_enabled(seat.user_id):
+            return []
+        text = tr(
+            lang,
+            "Your turn in Forbidden City. Your tile and the numbered spots where it fits are "
+            "below: choose a spot, or type /fc play <spot> <rotation> in the game's chat.",
+        )
+        message = await self._private_turn(channel, table, game, lang, text)
+        return [Direct(seat.user_id, message, turn_notice=True)]
+
+    async def _schedule_turn(self, channel: Channel) -> None:
+        now = self.clock()
+        await self.store.schedule(
+            channel, "remind", now + self.settings.reminder_after.total_seconds()
+        )
+        await self.store.schedule(channel, "limit", now + self.settings.turn_limit.total_seconds())
+
+    async def _pressed_move(
+        self, actor: Actor, kind: str, count: int, data: str, lang: str
+    ) -> Reply:
+        loaded = await self._need(actor, lang)
+        game = self._playing(loaded, actor, lang)
+        if count != len(game.moves):
+            raise Refused(tr(lang, "This button is out of date: the table has changed since."))
+        channel = actor.channel_id
+        if kind == "sp":
+            if not data.isdigit():
+                raise Refused(tr(lang, "This button is not valid."))
+            spot = next((s for s in render.spots(game) if s.number == int(data)), None)
+            if spot is None:
+                raise Refused(tr(lang, "This button is not valid."))
+            buttons = [
+                Button(
+                    tr(lang, "Rotation {r}", r=r),
+                    f"fc:pv:{channel}:{count}:{spot.x},{spot.y}@{r}",
+                    "primary",
+                )
+                for r in spot.rotations
+            ]
+            text = tr(
+                lang,
+                "Spot {n} ({x},{y}). Choose a rotation to see it on the table.",
+                n=spot.number,
+                x=spot.x,
+                y=spot.y,
+            )
+            return Reply(private=[Message(text, buttons=[buttons])])
+        match = _CELL.match(data)
+        if match is None or match[3] is None:
+            raise Refused(tr(lang, "This button is not valid."))
+        move = self._target(game, [f"{match[1]},{match[2]}", match[3]], lang)
+        if kind == "ok":
+            return await self._apply(actor, loaded, game, move, lang)
+        trial = loaded.table.load_game()
+        trial.play(move)
+        image = await self._png(lang, render.table_png, trial, loaded.table.names())
+        others = next(
+            (s.rotations for s in render.spots(game) if (s.x, s.y) == (move.x, move.y)), ()
+        )
+        row = [
+            Button(
+                tr(lang, "Place it here"),
+                f"fc:ok:{channel}:{count}:{move.x},{move.y}@{move.rotation}",
+                "success",
+            )
+        ]
+        row += [
+            Button(tr(lang, "Rotation {r}", r=r), f"fc:pv:{channel}:{count}:{move.x},{move.y}@{r}")
+            for r in others
+            if r != move.rotation
+        ]
+        text = tr(
+            lang,
+            "Preview: your tile at {x},{y}, rotation {r}. Nothing is played until you confirm.",
+            x=move.x,
+            y=move.y,
+            r=move.rotation,
+        )
+        return Reply(private=[Message(text, image=image, image_name="preview.png", buttons=[row])])
+
+    # ------------------------------------------------------------------ looking
+    async def _hand(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        loaded = await self._need(actor, lang)
+        game = self._game_of(loaded, lang)
+        colour = loaded.table.colour_of(actor.user_id)
+        if colour is None:
+            raise Refused(tr(lang, "You are not playing at this table."))
+        if game.is_over:
+            raise Refused(tr(lang, "The game is over."))
+        channel = Channel.of(actor.platform, actor.channel_id)
+        if game.current == colour:
+            text = tr(lang, "Your tile, and the numbered spots where it fits.")
+            return Reply(
+                private=[await self._private_turn(channel, loaded.table, game, lang, text)]
+            )
+        image = await self._png(lang, render.hand_png, game, colour, loaded.table.names())
+        text = tr(
+            lang,
+            "Your tile. It is {who}'s turn; you will be told when it is yours.",
+            who=loaded.table.user_of(game.current).name,
+        )
+        return Reply(private=[Message(text, image=image, image_name="your-tile.png")])
+
+    async def _board(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        loaded = await self._need(actor, lang)
+        table = loaded.table
+        if not table.started:
+            return await self._status(actor, args, lang)
+        game = self._game_of(loaded, lang)
+        image = await self._png(lang, render.table_png, game, table.names())
+        text = self._status_text(table, game, lang)
+        return Reply(public=[Message(text, image=image, names=self._names(table))])
+
+    def _status_text(self, table: Table, game: Game, lang: str) -> str:
+        seats = "; ".join(
+            tr(
+                lang,
+                "{colour} {who}: {coins} coins, {left} tiles left",
+                colour=tr(lang, colour),
+                who=table.user_of(colour).name,
+                coins=game.scores[colour],
+                left=game.tiles_left(colour),
+            )
+            for colour in game.players
+        )
+        hours = max(0, int((self.clock() - table.turn_started) // 3600))
+        turn = tr(
+            lang,
+            "{who} to play (for {hours} h).",
+            who=table.user_of(game.current).name,
+            hours=hours,
+        )
+        return f"{seats}. {turn}"
+
+    async def _status(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        loaded = await self._need(actor, lang)
+        table = loaded.table
+        if not table.started:
+            names = ", ".join(s.name for s in table.seats)
+            text = tr(
+                lang,
+                "Waiting to start ({n}/4): {names}.",
+                n=len(table.seats),
+                names=names,
+            )
+            return Reply(private=[Message(text)])
+        game = self._game_of(loaded, lang)
+        return Reply(private=[Message(self._status_text(table, game, lang))])
+
+    async def _rules(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        return Reply(private=[Message("\n".join(tr(lang, line) for line in RULES))])
+
+    async def _help(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        return Reply(private=[Message("\n".join(tr(lang, line) for line in HELP))])
+
+    async def _games(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        channels = await self.store.user_games(actor.platform, actor.user_id)
+        if not channels:
+            return Reply(private=[Message(tr(lang, "You have no game under way."))])
+        lines = []
+        for channel in channels:
+            loaded = await self._load(channel)
+            if loaded is None:
+                continue
+            table = loaded.table
+            if table.game is None:
+                state = tr(lang, "waiting to start")
+            else:
+                game = table.load_game()
+                if table.colour_of(actor.user_id) == game.current:
+                    state = tr(lang, "your turn")
+                else:
+                    state = tr(lang, "{who} to play", who=table.user_of(game.current).name)
+            lines.append(tr(lang, "Chat {id}: {state}", id=channel.channel_id, state=state))
+        return Reply(private=[Message("\n".join(lines))])
+
+    # ------------------------------------------------------------------ settings
+    async def _abort(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        loaded = await self._need(actor, lang)
+        if actor.user_id != loaded.table.creator and not actor.is_admin:
+            raise Refused(
+                tr(lang, "Only the table's creator or a channel admin can abort the game.")
+            )
+        channel = Channel.of(actor.platform, actor.channel_id)
+        await self.store.archive(channel, loaded.record.version, cancel_deadlines=DEADLINE_KINDS)
+        text = tr(lang, "{who} aborted the game. The table is closed.", who=mention(actor.user_id))
+        return Reply(public=[Message(text, names={actor.user_id: actor.name})])
+
+    async def _lang(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        channel = Channel.of(actor.platform, actor.channel_id)
+        if not args:
+            options = ", ".join(f"{code} ({LANGUAGE_NAMES[code]})" for code in LANGUAGES)
+            return Reply(
+                private=[
+                    Message(
+                        tr(
+                            lang,
+                            "Language: {lang}. Choose with /fc lang <code>: {options}.",
+                            lang=lang,
+                            options=options,
+                        )
+                    )
+                ]
+            )
+        code = args[0].lower()
+        if code not in LANGUAGES:
+            raise Refused(
+                tr(lang, "Unknown language “{code}”. Choose en, fr, it or de.", code=code[:10])
+            )
+        await self.store.set_chat_language(channel, code)
+        return Reply(public=[Message(tr(code, "This chat now plays in English."))])
+
+    async def _notify(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        if not args or args[0].lower() not in ("on", "off"):
+            raise Refused(tr(lang, "Use /fc notify on or /fc notify off."))
+        enabled = args[0].lower() == "on"
+        await self.store.set_notify(
+            Channel.of(actor.platform, actor.channel_id), actor.user_id, enabled
+        )
+        text = (
+            tr(lang, "You will get a private message when it is your turn here.")
+            if enabled
+            else tr(lang, "No more private turn messages for you here. /fc hand shows your tile.")
+        )
+        return Reply(private=[Message(text)])
+
+    # ------------------------------------------------------------------ time
+    async def _fire(self, channel: Channel, kind: str) -> Reply:
+        loaded = await self._load(channel)
+        if loaded is None or loaded.table.game is None:
+            return Reply()
+        lang = await self._channel_language(channel)
+        table = loaded.table
+        game = table.load_game()
+        if game.is_over:
+            return Reply()
+        seat = table.user_of(game.current)
+        if kind == "remind":
+            await self.store.schedule(
+                channel, "remind", self.clock() + self.settings.reminder_after.total_seconds()
+            )
+            chat = await self.store.chat_settings(channel)
+            if not chat.notify_enabled(seat.user_id):
+                return Reply()
+            text = tr(lang, "A gentle reminder: it is still your turn in Forbidden City.")
+            message = await self._private_turn(channel, table, game, lang, text)
+            return Reply(direct=[Direct(seat.user_id, message)])
+        if kind == "limit":
+            table.limit_passed = True
+            try:
+                await self._save(channel, loaded)
+            except Conflict:
+                return Reply()
+            hours = int(self.settings.turn_limit.total_seconds() // 3600)
+            text = tr(
+                lang,
+                "{who} has had the turn for more than {hours} hours. The other players may "
+                "/fc vote skip (a move is played for them) or /fc vote end (the game ends now).",
+                who=mention(seat.user_id),
+                hours=hours,
+            )
+            return Reply(public=[Message(text, names=self._names(table))])
+        return Reply()
+
+    async def _vote(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        loaded = await self._need(actor, lang)
+        table = loaded.table
+        game = self._game_of(loaded, lang)
+        choice = args[0].lower() if args else ""
+        if choice not in ("skip", "end"):
+            raise Refused(tr(lang, "Vote with /fc vote skip or /fc vote end."))
+        colour = table.colour_of(actor.user_id)
+        if colour is None:
+            raise Refused(tr(lang, "You are not playing at this table."))
+        if game.is_over or colour == game.current:
+            raise Refused(tr(lang, "Only the players waiting for the turn can vote."))
+        if not table.limit_passed:
+            raise Refused(tr(lang, "Votes open when a turn runs past the time limit."))
+        table.votes[actor.user_id] = choice  # type: ignore[assignment]
+        voters = len(game.players) - 1
+        count = sum(1 for v in table.votes.values() if v == choice)
+        channel = Channel.of(actor.platform, actor.channel_id)
+        if count * 2 <= voters:
+            await self._save(channel, loaded)
+            text = tr(
+                lang,
+                "{who} votes to {choice} ({count}/{voters}).",
+                who=actor.name,
+                choice=choice,
+                count=count,
+                voters=voters,
+            )
+            return Reply(public=[Message(text)])
+        if choice == "end":
+            await self.store.archive(
+                channel, loaded.record.version, cancel_deadlines=DEADLINE_KINDS
+            )
+            ranking = sorted(game.players, key=lambda c: -game.scores[c])
+            scores = ", ".join(f"{table.user_of(c).name} {game.scores[c]}" for c in ranking)
+            text = tr(lang, "The players voted to end the game. Coins: {scores}.", scores=scores)
+            return Reply(public=[Message(text)])
+        absent = table.user_of(game.current)
+        move = choose_greedy(game, random.Random(game.seed + len(game.moves)))
+        assert isinstance(move, Place)
+        line = tr(lang, "The players voted to skip: a move is played for {who}.", who=absent.name)
+        lines = [line, self._describe(table, game, game.play(move), lang)]
+        lines += self._forced_discards(table, game, lang)
+        table.keep(game)
+        table.turn_started = self.clock()
+        table.votes = {}
+        table.limit_passed = False
+        return await self._after_move(channel, loaded, game, lines, lang)
+
+
+HELP = (
+    N_("Forbidden City commands (type them after /fc):"),
+    N_("new [beginner|advanced]: open a table here"),
+    N_("join / leave: sit down or stand up before the start"),
+    N_("start: deal and begin (the creator)"),
+    N_(
+        "play <spot> <rotation>: place your tile on a numbered spot of your private image, "
+        "or at x,y; the rotation is 0-3 quarter turns clockwise"
+    ),
+    N_("hand: your tile, privately"),
+    N_("board: the table"),
+    N_("status (or score): coins, tiles left, whose turn"),
+    N_("rules: the rules in short"),
+    N_("abort: end the game (the creator or an admin)"),
+    N_("lang <en|fr|it|de>: the chat's language"),
+    N_("notify on|off: private turn messages"),
+    N_("games: your games everywhere"),
+    N_("vote skip|end: when a turn runs past the time limit"),
+)
+
+RULES = (
+    N_("Forbidden City (Reiner Knizia), in short:"),
+    N_(
+        "- On your turn, place your tile next to a tile on the table. Where two open edges meet "
+        "they must have the same colour; different colours may only meet at a wall."
+    ),
+    N_(
+        "- A room is closed when walls surround it (archways count as walls). It is worth 1 coin "
+        "per tile and 3 per dragon, plus the tiles and dragons of every room directly behind one "
+        "of its archways."
+    ),
+    N_(
+        "- Most advisors in the closed room take the whole value, a single second takes half. "
+        "Tied for most: half each and nobody else. Tied for second: nothing."
+    ),
+    N_(
+        "- When everyone has 2 tiles left the game ends: those tiles pay 2 coins per advisor and "
+        "3 per dragon. Most coins wins; ties share the victory."
+    ),
+)

@@ -1,0 +1,79 @@
+"""Shared fixtures. Redis-backed tests use a real redis-server started here (never a fake),
+so Lua scripts, expiries and reconnects behave as in production."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from bot.redis_server import RedisServer, find_redis_server, free_port
+from bot.store import Store
+
+RedisServerFactory = Callable[..., RedisServer]
+
+
+def _short_tempdir() -> Path:
+    # pytest's tmp_path can be too long for a unix socket path (~107 bytes).
+    return Path(tempfile.mkdtemp(prefix="fcr-"))
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """One throwaway server for the whole session, on a unix socket."""
+    directory = _short_tempdir()
+    server = RedisServer.for_tests(directory)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> Iterator[str]:
+    """The session server's URL, emptied before each test so tests don't see each other."""
+    with redis.Redis.from_url(redis_server.url) as client:
+        client.flushdb()
+    yield redis_server.url
+
+
+@pytest.fixture
+def redis_server_factory() -> Iterator[RedisServerFactory]:
+    """Private servers a test may stop and restart (outages); all stopped afterwards.
+
+    Not started: call `.start()`. Listens on a unix socket unless `tcp=True`.
+    """
+    made: list[tuple[RedisServer, Path]] = []
+
+    def make(
+        *, persistent: bool = False, tcp: bool = False, binary: Path | None = None
+    ) -> RedisServer:
+        directory = _short_tempdir()
+        server = RedisServer(
+            directory=directory,
+            port=free_port() if tcp else 0,
+            unix_socket=None if tcp else directory / "redis.sock",
+            persistent=persistent,
+            binary=binary or find_redis_server(),
+        )
+        made.append((server, directory))
+        return server
+
+    yield make
+    for server, directory in made:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+async def store(redis_url: str) -> AsyncIterator[Store]:
+    """A store on the (emptied) session server."""
+    instance = Store.from_url(redis_url)
+    yield instance
+    await instance.close()

@@ -1,0 +1,135 @@
+"""Settings parsing: defaults, durations, secrets and the .env file."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.config import Language, Settings
+
+VARIABLES = [
+    "DISCORD_TOKEN",
+    "TELEGRAM_TOKEN",
+    "TELEGRAM_BASE_URL",
+    "REDIS_URL",
+    "DATA_DIR",
+    "DEFAULT_LANGUAGE",
+    "REMINDER_AFTER",
+    "TURN_LIMIT",
+    "ARCHIVE_TTL",
+    "LOG_LEVEL",
+]
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No variable from the developer's shell or a stray .env leaks into these tests."""
+    for name in VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def test_defaults() -> None:
+    settings = Settings()
+    assert settings.discord_token is None
+    assert settings.telegram_token is None
+    assert settings.telegram_base_url == "https://api.telegram.org/bot"
+    assert settings.redis_url is None
+    assert settings.data_dir == Path("data")
+    assert settings.default_language is Language.EN
+    assert settings.reminder_after == timedelta(hours=12)
+    assert settings.turn_limit == timedelta(hours=72)
+    assert settings.archive_ttl == timedelta(days=30)
+    assert settings.log_level == "INFO"
+
+
+def test_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "discord-secret")
+    monkeypatch.setenv("TELEGRAM_BASE_URL", "http://localhost:8081/bot")
+    monkeypatch.setenv("REDIS_URL", "redis://:pw@redis:6379/0")
+    monkeypatch.setenv("DATA_DIR", "/var/lib/fc-bot")
+    monkeypatch.setenv("DEFAULT_LANGUAGE", "FR")
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    settings = Settings()
+    assert settings.discord_token is not None
+    assert settings.discord_token.get_secret_value() == "discord-secret"
+    assert settings.telegram_base_url == "http://localhost:8081/bot"
+    assert settings.redis_url is not None
+    assert settings.redis_url.get_secret_value() == "redis://:pw@redis:6379/0"
+    assert settings.data_dir == Path("/var/lib/fc-bot")
+    assert settings.default_language is Language.FR
+    assert settings.log_level == "DEBUG"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("12h", timedelta(hours=12)),
+        ("1d 6h", timedelta(hours=30)),
+        ("90m", timedelta(minutes=90)),
+        ("2w", timedelta(weeks=2)),
+        ("3600", timedelta(hours=1)),
+        ("1.5h", timedelta(minutes=90)),
+        ("PT2H", timedelta(hours=2)),
+    ],
+)
+def test_durations(monkeypatch: pytest.MonkeyPatch, text: str, expected: timedelta) -> None:
+    monkeypatch.setenv("REMINDER_AFTER", text)
+    assert Settings().reminder_after == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TURN_LIMIT", "soon"),
+        ("TURN_LIMIT", "0"),
+        ("ARCHIVE_TTL", "-1h"),
+        ("DEFAULT_LANGUAGE", "es"),
+        ("LOG_LEVEL", "LOUD"),
+        ("TELEGRAM_BASE_URL", "api.telegram.org"),
+        ("REDIS_URL", "localhost:6379"),
+    ],
+)
+def test_invalid_values_are_rejected(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError):
+        Settings()
+
+
+def test_secrets_never_show_in_reprs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "discord-secret")
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:telegram-secret")
+    monkeypatch.setenv("REDIS_URL", "redis://:redis-secret@redis:6379/0")
+    settings = Settings()
+    for text in (repr(settings), str(settings), settings.model_dump_json()):
+        assert "secret" not in text.replace("SecretStr", "")
+
+
+def test_dotenv_file_and_blank_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".env").write_text(
+        "TELEGRAM_TOKEN=123:abc\nREDIS_URL=\nTURN_LIMIT=2d\nDEFAULT_LANGUAGE=it\n"
+    )
+    settings = Settings()
+    assert settings.telegram_token is not None
+    assert settings.telegram_token.get_secret_value() == "123:abc"
+    assert settings.redis_url is None  # `REDIS_URL=` means: use the embedded server
+    assert settings.turn_limit == timedelta(days=2)
+    assert settings.default_language is Language.IT
+    monkeypatch.setenv("TURN_LIMIT", "5h")
+    assert Settings().turn_limit == timedelta(hours=5)  # the environment wins
+
+
+def test_example_env_file_lists_every_variable() -> None:
+    example = Path(__file__).resolve().parent.parent / ".env.example"
+    names = {
+        line.split("=", 1)[0].lstrip("# ").strip()
+        for line in example.read_text().splitlines()
+        if "=" in line
+    }
+    assert set(VARIABLES) <= names
+    assert set(VARIABLES) == {name.upper() for name in Settings.model_fields}

@@ -1,0 +1,38 @@
+"""The console adapter: a chat in the terminal, through the real service and Redis."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.config import Settings
+from bot.console import Console, run
+from bot.service import GameService
+from bot.store import Store
+
+
+async def test_a_console_game_starts_and_saves_images(store: Store, tmp_path: Path) -> None:
+    service = GameService(store, Settings(_env_file=None))  # type: ignore[call-arg]
+    console = Console(service, tmp_path)
+    assert any(
+        "opens a Forbidden City table" in line for line in await console.handle_line("ann new")
+    )
+    await console.handle_line("bob join")
+    out = await console.handle_line("ann /fc start")
+    assert any(line.startswith("[#table] The game begins") for line in out)
+    images = sorted(tmp_path.glob("*.png"))
+    assert images and images[0].read_bytes()[:4] == b"\x89PNG"
+    dm = [line for line in out if line.startswith("[DM ")]
+    assert dm and "press fc:sp:table:0:1" in " ".join(dm)  # spot choices, pressable by text
+    mover = dm[0].split()[1].rstrip("]")
+    picked = await console.handle_line(f"{mover} press fc:sp:table:0:1")
+    assert any("press fc:pv:table:0:" in line for line in picked)
+    assert await console.handle_line("") == []
+    assert "Unknown command" in " ".join(await console.handle_line("ann juggle"))
+
+
+async def test_run_reads_lines_until_quit(store: Store, tmp_path: Path) -> None:
+    service = GameService(store, Settings(_env_file=None))  # type: ignore[call-arg]
+    lines = iter(["ann new", "bob join", "quit"])
+    said: list[str] = []
+    await run(service, tmp_path, read=lambda: next(lines), write=said.append)
+    assert any("joins the table (2/4)" in line for line in said)

