@@ -1,0 +1,226 @@
+"""Translated texts, the tile-in-hand image, font coverage and the bounded image caches."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from PIL import Image, ImageChops
+
+import render
+from engine.forbidden_city import Game, Place, Tile
+from engine.forbidden_city.catalogue import catalogue
+from render import palette as pal
+from render.__main__ import played
+from render.fonts import TEXT_CACHE_BYTES, font
+from render.header import TITLE_H, last_move_text, name_of
+from render.memo import ImageCache, image_bytes
+from render.tiles import ART_CACHE_BYTES, cell_art, wall_width
+
+RGB = tuple[int, int, int]
+
+FAKE_FRENCH = {
+    "Move {n} · {who} to play": "Coup {n} · au tour de {who}",
+    "to play": "à jouer",
+    "purple": "violet",
+    "{who} placed a tile at {x},{y}.": "{who} a posé une tuile en {x},{y}.",
+    "Your tile, {who}: turns clockwise": "Ta tuile, {who} : sens horaire",
+}
+
+
+def fake_french(message: str) -> str:
+    return FAKE_FRENCH.get(message, message)
+
+
+def decode(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def pixel(image: Image.Image, x: float, y: float) -> RGB:
+    value = image.getpixel((round(x), round(y)))
+    assert isinstance(value, tuple)
+    return (value[0], value[1], value[2])
+
+
+def near(a: RGB, b: RGB, tolerance: int = 6) -> bool:
+    return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
+
+
+def colours_in(image: Image.Image) -> set[RGB]:
+    found: set[RGB] = set()
+    for _, colour in image.getcolors(1 << 20) or []:
+        assert isinstance(colour, tuple)
+        found.add((colour[0], colour[1], colour[2]))
+    return found
+
+
+# ------------------------------------------------------------------------------ translation
+
+
+def test_translation_changes_the_header_and_english_is_unchanged_after() -> None:
+    game = played(9, 20)
+    english = render.table_image(game)
+    french = render.table_image(game, tr=fake_french)
+    band = (0, 0, english.width, TITLE_H)
+    assert ImageChops.difference(english.crop(band), french.crop(band)).getbbox() is not None
+    again = render.table_image(game)  # the text cache is keyed on the drawn text
+    assert again.tobytes() == english.tobytes()
+
+
+def test_placeholders_are_filled_after_translation() -> None:
+    game = Game(4, seed=3)
+    move = game.legal_moves()[0]
+    assert isinstance(move, Place)
+    game.play(move)
+    text = last_move_text(game, None, fake_french)
+    assert text.startswith(f"Violet a posé une tuile en {move.x},{move.y}.")
+    assert name_of(None, "purple", fake_french) == "Violet"
+    assert name_of({"purple": "Ann"}, "purple", fake_french) == "Ann"
+
+
+def test_every_text_drawn_is_a_listed_message() -> None:
+    asked: list[str] = []
+
+    def record(message: str) -> str:
+        asked.append(message)
+        return message
+
+    mid = played(9, 20)
+    render.table_png(mid, tr=record)
+    render.private_png(mid, mid.turn, tr=record)
+    render.hand_png(mid, (mid.turn + 1) % 4, tr=record)
+    render.end_png(played(7), tr=record)
+    render.table_png(Game(3, start="advanced", seed=2), tr=record)
+    assert asked and set(asked) <= set(render.MESSAGES)
+
+
+def test_messages_are_what_pybabel_extracts() -> None:
+    """The bot's catalogue gets these ids from `pybabel extract`; MESSAGES must say the same."""
+    package = Path(render.__file__).parent
+    found = {m for _, _, m, _, _ in extract_from_dir(package, [("**.py", "python")])}
+    assert found == set(render.MESSAGES)
+    assert len(render.MESSAGES) == len(set(render.MESSAGES))
+    for message in render.MESSAGES:  # every placeholder is one of the names we fill
+        message.format(
+            n=1, who="", winners="", x=0, y=0, tile="", value=0, paid="", coins="", bonus=0
+        )
+
+
+# ------------------------------------------------------------------------------ tile in hand
+
+
+def _hand_game() -> Game:
+    """Each seat holds `#...W+1A`: a white room walled on the north, one advisor."""
+    return Game(4, seed=1, stacks=[["#...W+1A", "....G", "....P"]] * 4)
+
+
+@pytest.mark.parametrize("seat", [1, "red"])
+def test_hand_image_shows_the_four_turns_of_a_waiting_seat(seat: int | str) -> None:
+    game = _hand_game()
+    colour = seat if isinstance(seat, str) else game.players[seat]
+    assert game.current != colour
+    image = decode(render.hand_png(game, seat))
+    for turn in range(4):
+        left, top, right, bottom = render.hand_tile_box(turn)
+        size = right - left
+        inset = wall_width(size) / 2
+        sides = [
+            (left + size / 2, top + inset),  # north
+            (right - 1 - inset, top + size / 2),  # east
+            (left + size / 2, bottom - 1 - inset),  # south
+            (left + inset, top + size / 2),  # west
+        ]
+        for side, (x, y) in enumerate(sides):
+            expected = pal.WALL if side == turn else pal.FLOOR["W"]  # the wall turns clockwise
+            assert near(pixel(image, x, y), expected), (turn, side)
+        assert near(pixel(image, left + size / 2, top + size / 2), pal.SEAT[colour], 10)
+    band = image.crop((0, 0, image.width, render.hand_tile_box(0)[1]))
+    assert pal.SEAT[colour] in colours_in(band)  # the seat's marker
+    labels = image.crop((0, bottom, image.width, bottom + 30))
+    assert pal.TEXT in colours_in(labels)  # @0-@3
+    caption = image.crop((0, bottom + 30, image.width, image.height))
+    assert pal.MUTED in colours_in(caption) and pal.LAST not in colours_in(caption)
+
+
+def test_hand_caption_is_bright_for_the_seat_to_move_and_hand_needs_a_live_game() -> None:
+    game = _hand_game()
+    image = decode(render.hand_png(game, game.turn, {"purple": "Ann"}, tr=fake_french))
+    bottom = render.hand_tile_box(0)[3]
+    assert pal.LAST in colours_in(image.crop((0, bottom + 30, image.width, image.height)))
+    with pytest.raises(ValueError):
+        render.hand_png(played(7), 0)
+
+
+# ------------------------------------------------------------------------------ fonts
+
+NOTDEF_PROBE = "\u0e01"  # Thai: deliberately not in the subset
+
+
+def _glyph(char: str, bold: bool) -> bytes:
+    mask = font(24, bold).getmask(char)
+    return bytes(mask) + bytes(str(mask.size), "ascii")
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_names_in_extended_latin_greek_and_cyrillic_have_real_glyphs(bold: bool) -> None:
+    notdef = _glyph(NOTDEF_PROBE, bold)
+    sample = "ŁłŚśŻżĆćŃńĄąĘęŘřŮůĚěŠšČčĞğİıŞşŐőŰűȘșȚțΑΩαωάΔДдЖжЯяЁёЇїЄєҐґЎў„“”«»…‹›–—€"
+    missing = [c for c in sample if _glyph(c, bold) == notdef]
+    assert not missing
+    assert _glyph("\u4e00", bold) == notdef  # the probe is right: a CJK ideograph is .notdef
+
+
+def test_a_cyrillic_name_is_drawn_not_boxed() -> None:
+    game = Game(4, seed=1)
+    header = (0, TITLE_H, 640, TITLE_H + 60)  # the seat entries
+    cyrillic = decode(render.table_png(game, {"yellow": "Дмитрий"})).crop(header)
+    boxes = decode(render.table_png(game, {"yellow": NOTDEF_PROBE * 7})).crop(header)
+    unnamed = decode(render.table_png(game, {"yellow": " "})).crop(header)
+    assert ImageChops.difference(cyrillic, boxes).getbbox() is not None  # not .notdef boxes
+    drawn = ImageChops.difference(cyrillic, unnamed).getbbox()
+    assert drawn is not None and drawn[2] - drawn[0] > 40  # visible ink, a name's width
+
+
+# ------------------------------------------------------------------------------ memory
+
+
+def test_image_cache_keeps_within_its_byte_budget_dropping_the_oldest() -> None:
+    cache: ImageCache[Image.Image] = ImageCache(44_000, image_bytes)
+    made: list[int] = []
+
+    def get(n: int) -> None:
+        def make() -> Image.Image:
+            made.append(n)
+            return Image.new("RGB", (50, 50))  # 10,000 bytes, plus 1,000 of overhead
+
+        cache.get(n, make)
+
+    for n in range(10):
+        get(n)
+        assert cache.total <= 44_000
+    assert len(cache) == 4
+    get(9)
+    assert len(made) == 10  # a hit: nothing drawn
+    get(0)
+    assert len(made) == 11 and made[-1] == 0  # long dropped: drawn again
+
+
+def test_tile_art_cache_stays_within_its_budget() -> None:
+    """Every tile of a 4-player game, turned four ways, plain and hatched, at three sizes:
+    about 50 MB unbounded."""
+    from render.tiles import _art
+
+    asked = 0
+    for seat, stack in catalogue(4).items():
+        for code in stack:
+            tile = Tile.parse(code)
+            for turn, size, lit in itertools.product(range(4), (96, 80, 64), ((), (0,))):
+                owner = seat if tile.advisors else None
+                cell_art("tile", tile.rotated(turn).code, owner, size, lit)
+                asked += 1
+                assert _art.total <= ART_CACHE_BYTES
+    assert len(_art) < asked * 0.6  # it did drop some
+    assert ART_CACHE_BYTES + TEXT_CACHE_BYTES < 30 << 20
