@@ -68,6 +68,7 @@ class Settings(BaseSettings):
     )
 
     discord_token: SecretStr | None = None
+    discord_guild_id: int | None = None  # a development server whose commands update at once
     telegram_token: SecretStr | None = None
     telegram_base_url: str = "https://api.telegram.org/bot"
     redis_url: SecretStr | None = None
@@ -78,7 +79,9 @@ class Settings(BaseSettings):
     archive_ttl: Duration = Field(default=timedelta(days=30))
     log_level: LogLevel = "INFO"
 
-    @field_validator("discord_token", "telegram_token", "redis_url", mode="before")
+    @field_validator(
+        "discord_token", "telegram_token", "redis_url", "discord_guild_id", mode="before"
+    )
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         # `KEY=` in a .env file means "not set", not "set to the empty string".

@@ -66,15 +66,18 @@ class Direct:
 class Reply:
     """Everything one command or button press produces.
 
-    `public` goes to the channel; `private` only to the user who acted (ephemeral on Discord,
-    the private chat on Telegram); `direct` to other users privately. `ok` False means the
-    command was refused and nothing changed; `private` then holds the reason.
+    `public` goes to the game's channel: `channel_id` when set (a button pressed or a command
+    typed in a private chat about a game elsewhere), else where the user acted; `private` only
+    to the user who acted (ephemeral on Discord, the private chat on Telegram); `direct` to
+    other users privately. `ok` False means the command was refused and nothing changed;
+    `private` then holds the reason.
     """
 
     public: list[Message] = field(default_factory=list)
     private: list[Message] = field(default_factory=list)
     direct: list[Direct] = field(default_factory=list)
     ok: bool = True
+    channel_id: str | None = None
 
     @classmethod
     def error(cls, text: str) -> Reply:

@@ -116,6 +116,9 @@ class GameService:
                 return Reply.error(str(refused))
             except StoreUnavailable:
                 return await self._guard(lang, handler(actor, words[1:], lang))
+            reply = await self._guard(lang, handler(actor, words[1:], lang))
+            reply.channel_id = actor.channel_id
+            return reply
         return await self._guard(lang, handler(actor, words[1:], lang))
 
     async def _home(self, actor: Actor, lang: str) -> Actor:
@@ -142,13 +145,17 @@ class GameService:
         kind, channel_id, count, move = match[1], match[2], match[3], match[4]
         where = replace(actor, channel_id=channel_id, private=False)
         lang = await self._language_or_default(where)
-        if kind == "j":
-            return await self._guard(lang, self._join(where, [], lang))
-        if kind == "st":
-            return await self._guard(lang, self._start(where, [], lang))
-        if kind in ("sp", "pv", "ok") and count is not None and move is not None:
-            return await self._guard(lang, self._pressed_move(where, kind, int(count), move, lang))
-        return Reply.error(tr(lang, "This button is not valid."))
+        reply = Reply.error(tr(lang, "This button is not valid."))
+        if kind in ("j", "st") and channel_id != actor.channel_id:
+            pass  # lobby buttons only work where they were posted
+        elif kind == "j":
+            reply = await self._guard(lang, self._join(where, [], lang))
+        elif kind == "st":
+            reply = await self._guard(lang, self._start(where, [], lang))
+        elif kind in ("sp", "pv", "ok") and count is not None and move is not None:
+            reply = await self._guard(lang, self._pressed_move(where, kind, int(count), move, lang))
+        reply.channel_id = channel_id
+        return reply
 
     async def complete(self, actor: Actor, text: str) -> list[tuple[str, str]]:
         """Choices for the spot of `play`, for platforms with autocomplete."""
@@ -170,8 +177,11 @@ class GameService:
                 out.append((label, str(spot.number)))
         return out[:25]
 
-    async def dm_failed(self, platform: str, channel_id: str, user_id: str) -> Reply:
-        """A turn notice could not reach `user_id` privately: tell the channel, once per game."""
+    async def dm_failed(
+        self, platform: str, channel_id: str, user_id: str, link: str | None = None
+    ) -> Reply:
+        """A turn notice could not reach `user_id` privately: tell the channel, once per game.
+        `link` opens a private chat with the bot, where the platform has one (Telegram)."""
         channel = Channel.of(platform, channel_id)
         for _ in range(3):
             try:
@@ -185,7 +195,15 @@ class GameService:
             except (StoreUnavailable, Refused, NotFound):
                 return Reply()
             lang = await self._channel_language(channel)
-            if platform == "telegram":
+            if platform == "telegram" and link:
+                text = tr(
+                    lang,
+                    "{who}, I cannot write to you privately. Open {link} and press Start, so I "
+                    "can send you your tile and tell you when it is your turn.",
+                    who=mention(user_id),
+                    link=link,
+                )
+            elif platform == "telegram":
                 text = tr(
                     lang,
                     "{who}, I cannot write to you privately. Open a private chat with me and "
@@ -202,10 +220,13 @@ class GameService:
             return Reply(public=[Message(text, names=self._names(loaded.table))])
         return Reply()
 
-    async def fire_due(self) -> list[tuple[str, str, Reply]]:
-        """Reminders and turn limits that are due, each claimed so it fires once anywhere."""
+    async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
+        """Reminders and turn limits that are due (on `platform`, or all), each claimed so it
+        fires once across processes and adapters."""
         out: list[tuple[str, str, Reply]] = []
         for deadline in await self.store.due(self.clock()):
+            if platform is not None and deadline.channel.platform != platform:
+                continue
             if not await self.store.claim(deadline):
                 continue
             reply = await self._fire(deadline.channel, deadline.kind)

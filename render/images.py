@@ -34,6 +34,7 @@ MAX_SUM = 10000  # Telegram: width + height at most 10000
 PNG_LEVEL = 3  # zlib level: 3 is as fast as 1 on these flat images and a third smaller
 
 HAND_TILE = 96
+HAND_PLATE = 5  # light margin around each turn of the tile in hand
 HAND_STEP = HAND_TILE + 28
 HAND_H = 36 + HAND_TILE + 34
 HAND_BAND = 46  # the hand image's top band: marker and title
@@ -172,10 +173,15 @@ def _turns(
     canvas: Image.Image, hand: str, colour: str, left0: int, top: int, used: set[int]
 ) -> None:
     """The tile in hand in its four turns, `@0`..`@3` under each; turns not in `used` greyed."""
+    draw = ImageDraw.Draw(canvas)
     for turn in range(4):
         oriented = Tile.parse(hand).rotated(turn)
         seat = colour if oriented.advisors else None
         left = left0 + turn * HAND_STEP
+        # A light plate behind the tile: its dark walls would vanish on the dark panel.
+        plate = (left - HAND_PLATE, top - HAND_PLATE, left + HAND_TILE + HAND_PLATE - 1,
+                 top + HAND_TILE + HAND_PLATE - 1)  # fmt: skip
+        draw.rectangle(plate, fill=pal.LABEL)
         canvas.paste(cell_art("tile", oriented.code, seat, HAND_TILE), (left, top))
         label_xy = (left + HAND_TILE // 2, top + HAND_TILE + 16)
         label_colour = pal.TEXT if turn in used else pal.MUTED

@@ -12,6 +12,7 @@ from bot.config import Language, Settings
 
 VARIABLES = [
     "DISCORD_TOKEN",
+    "DISCORD_GUILD_ID",
     "TELEGRAM_TOKEN",
     "TELEGRAM_BASE_URL",
     "REDIS_URL",

@@ -1,0 +1,253 @@
+"""The Discord client: `/fc` slash commands and persistent components, thin over the service.
+
+Every handler does the same four things: build the command text, defer (Discord allows 3 s
+before the first response), ask the service, deliver the `Reply`. The rules live in the service.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import tasks
+
+from bot.actor import Actor
+from bot.replies import Reply
+
+from .components import FcButton, FcSelect
+from .delivery import PLATFORM, Delivery, Service
+from .translator import FcTranslator
+
+__all__ = ["FcClient", "FcCommands", "actor_of"]
+
+log = logging.getLogger(__name__)
+
+DEADLINE_SECONDS = 30.0
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """Who acted, and where, as the service sees it."""
+    permissions = interaction.permissions
+    return Actor(
+        platform=PLATFORM,
+        channel_id=str(interaction.channel_id),
+        user_id=str(interaction.user.id),
+        name=interaction.user.display_name,
+        locale=str(interaction.locale),
+        is_admin=interaction.guild_id is not None
+        and (permissions.manage_channels or permissions.manage_guild),
+        private=interaction.guild_id is None,
+    )
+
+
+def _failure() -> Reply:
+    # English only until the catalogues have this text (tests/test_i18n.py wants every
+    # msgid translated); then wrap it in `tr` with the interaction's language.
+    return Reply.error("Something went wrong on my side. Nothing was changed.")
+
+
+class FcCommands(app_commands.Group):
+    """`/fc <subcommand>`: each one only spells out the text the service understands."""
+
+    def __init__(self, client: FcClient) -> None:
+        super().__init__(name="fc", description="Play Forbidden City (Reiner Knizia)")
+        self.client = client
+
+    async def _run(self, interaction: discord.Interaction[Any], text: str) -> None:
+        await self.client.handle_command(interaction, text)
+
+    @app_commands.command(description="Open a table in this channel")
+    @app_commands.describe(side="Which side of the start tile to play")
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        side: Literal["beginner", "advanced"] = "beginner",
+    ) -> None:
+        await self._run(interaction, f"new {side}")
+
+    @app_commands.command(description="Take a seat at the table")
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "join")
+
+    @app_commands.command(description="Leave the table before the game starts")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "leave")
+
+    @app_commands.command(description="Start the game with the players seated")
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "start")
+
+    @app_commands.command(description="Place your tile")
+    @app_commands.describe(
+        spot="A spot number from the board image, or x,y",
+        rotation="Quarter turns clockwise (0-3)",
+    )
+    async def play(
+        self,
+        interaction: discord.Interaction[Any],
+        spot: str,
+        rotation: app_commands.Range[int, 0, 3] | None = None,
+    ) -> None:
+        where = "".join(spot.split())  # "2, -1" is one argument, not two
+        text = f"play {where}" if rotation is None else f"play {where} {rotation}"
+        await self._run(interaction, text)
+
+    @play.autocomplete("spot")
+    async def _spot_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.client.spot_choices(interaction, current)
+
+    @app_commands.command(description="See your tile (only you see it)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "hand")
+
+    @app_commands.command(description="Show the board")
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "board")
+
+    @app_commands.command(description="Whose turn it is, and the scores")
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "status")
+
+    @app_commands.command(description="The scores")
+    async def score(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "score")
+
+    @app_commands.command(description="A summary of the rules")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "rules")
+
+    @app_commands.command(description="End the game in this channel")
+    async def abort(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "abort")
+
+    @app_commands.command(description="The bot's language in this channel")
+    @app_commands.describe(language="Language")
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name="English", value="en"),
+            app_commands.Choice(name="Français", value="fr"),
+            app_commands.Choice(name="Italiano", value="it"),
+            app_commands.Choice(name="Deutsch", value="de"),
+        ]
+    )
+    async def lang(self, interaction: discord.Interaction[Any], language: str) -> None:
+        await self._run(interaction, f"lang {language}")
+
+    @app_commands.command(description="Turn notices by direct message on or off")
+    async def notify(
+        self, interaction: discord.Interaction[Any], setting: Literal["on", "off"]
+    ) -> None:
+        await self._run(interaction, f"notify {setting}")
+
+    @app_commands.command(description="Your games")
+    async def games(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "games")
+
+    @app_commands.command(description="How to play with this bot")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "help")
+
+    @app_commands.command(description="Vote to skip the player who is late, or to end the game")
+    async def vote(
+        self, interaction: discord.Interaction[Any], choice: Literal["skip", "end"]
+    ) -> None:
+        await self._run(interaction, f"vote {choice}")
+
+
+class FcClient(discord.Client):
+    """The bot. Holds no game state: everything is asked of the service."""
+
+    def __init__(
+        self,
+        service: Service,
+        *,
+        dev_guild_id: int | None = None,
+        deadline_seconds: float | None = DEADLINE_SECONDS,
+        sync_commands: bool = True,
+        **options: Any,
+    ) -> None:
+        # Slash commands and components need no gateway intents at all.
+        super().__init__(intents=discord.Intents.none(), **options)
+        self.service = service
+        self.delivery = Delivery(self, service)
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(FcCommands(self))
+        self.dev_guild_id = dev_guild_id
+        self.sync_commands = sync_commands
+        self.deadlines: tasks.Loop[Callable[[], Coroutine[Any, Any, None]]] | None = None
+        if deadline_seconds is not None:
+            self.deadlines = tasks.loop(seconds=deadline_seconds)(self._deadline_tick)
+
+    async def setup_hook(self) -> None:
+        """Register the components of every message ever sent, sync commands, start deadlines."""
+        self.add_dynamic_items(FcButton, FcSelect)
+        await self.tree.set_translator(FcTranslator())
+        if self.sync_commands:
+            if self.dev_guild_id is not None:
+                # A guild's commands update at once; global ones may take a while to show.
+                guild = discord.Object(self.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        if self.deadlines is not None:
+            self.deadlines.start()
+
+    async def close(self) -> None:
+        if self.deadlines is not None:
+            self.deadlines.cancel()
+        await super().close()
+
+    async def _deadline_tick(self) -> None:
+        try:
+            await self.delivery.fire_due()
+        except Exception:
+            # The loop must survive a Redis outage or a failed send; next tick retries.
+            log.exception("delivering deadlines failed")
+
+    # ------------------------------------------------------------------ handlers
+    async def handle_command(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """`/fc <text>`: public replies go to this channel."""
+        await self._answer(
+            interaction,
+            lambda actor: self.service.command(actor, text),
+            str(interaction.channel_id),
+        )
+
+    async def handle_press(self, interaction: discord.Interaction[Any], data: str) -> None:
+        """A component press; public replies go to the game's channel the reply names."""
+        await self._answer(
+            interaction, lambda actor: self.service.press(actor, data), str(interaction.channel_id)
+        )
+
+    async def spot_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            found = await self.service.complete(actor_of(interaction), f"play {current}".strip())
+        except Exception:
+            log.exception("autocomplete failed")
+            return []
+        return [
+            app_commands.Choice(name=label[:100] or value[:100], value=value[:100])
+            for label, value in found[:25]
+        ]
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Callable[[Actor], Awaitable[Reply]],
+        channel_id: str,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            reply = await work(actor_of(interaction))
+        except Exception:
+            log.exception("the service failed")
+            reply = _failure()
+        await self.delivery.to_interaction(interaction, reply, reply.channel_id or channel_id)

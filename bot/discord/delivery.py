@@ -1,0 +1,224 @@
+"""Turn a service `Reply` into Discord API calls, the same way for commands, buttons and deadlines.
+
+Routing is the whole point of this module: `public` goes to the game's channel, `private` only
+to the acting user as ephemeral followups, `direct` to other users by DM. Nothing hidden may ever
+reach a channel message, so every send here is explicit about where it goes.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+import discord
+
+from bot.actor import Actor
+from bot.replies import Button, Direct, Message, Reply
+
+from .components import MENU_ID, FcButton, FcSelect
+
+__all__ = [
+    "MAX_CONTENT",
+    "MENU_ID",
+    "PLATFORM",
+    "Delivery",
+    "Service",
+    "chunks",
+    "render_view",
+]
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+MAX_CONTENT = 2000  # Discord's limit for a message's content
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+# Discord error code for "Cannot send messages to this user" (DMs closed or bot blocked).
+CANNOT_DM = 50007
+
+
+class Service(Protocol):
+    """The part of `bot.service.GameService` the adapter uses (a Protocol so tests may wrap it)."""
+
+    async def command(self, actor: Actor, text: str) -> Reply: ...
+
+    async def press(self, actor: Actor, data: str) -> Reply: ...
+
+    async def complete(self, actor: Actor, text: str) -> list[tuple[str, str]]: ...
+
+    async def dm_failed(
+        self, platform: str, channel_id: str, user_id: str, link: str | None = None
+    ) -> Reply: ...
+
+    async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]: ...
+
+
+def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
+    """Split text into Discord-sized pieces, at line breaks where possible."""
+    if len(text) <= size:
+        return [text]
+    out: list[str] = []
+    rest = text
+    while len(rest) > size:
+        cut = rest.rfind("\n", 0, size)
+        if cut <= 0:
+            cut = size
+        out.append(rest[:cut])
+        rest = rest[cut:].lstrip("\n")
+    if rest:
+        out.append(rest)
+    return out
+
+
+def render_view(message: Message) -> discord.ui.View | None:
+    """Buttons and the spot menu as a persistent view (dynamic items, no timeout)."""
+    if not message.buttons and not message.choices:
+        return None
+    view = discord.ui.View(timeout=None)
+    rows = [row[:5] for row in message.buttons if row][: 4 if message.choices else 5]
+    for number, row in enumerate(rows):
+        for button in row:
+            view.add_item(
+                FcButton(button.data, label=button.label, style=_STYLES[button.style], row=number)
+            )
+    if message.choices:
+        options = [_option(choice) for choice in message.choices[:25]]
+        placeholder = message.choices_placeholder[:150] or None
+        view.add_item(FcSelect(options, placeholder=placeholder, row=len(rows)))
+    return view
+
+
+def _option(choice: Button) -> discord.SelectOption:
+    return discord.SelectOption(label=choice.label[:100] or choice.data[:100], value=choice.data)
+
+
+def _mention(user_id: str, _name: str) -> str:
+    return f"<@{user_id}>"
+
+
+# Pings only for the users a message names; a display name can never ping @everyone or roles.
+ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+def _pieces(message: Message) -> Iterator[dict[str, Any]]:
+    """The send() keyword arguments for a message; the image and components go on the last."""
+    text = message.format(mention_of=_mention, escape=discord.utils.escape_markdown)
+    parts = chunks(text) if text else [""]
+    for index, part in enumerate(parts):
+        kwargs: dict[str, Any] = {"allowed_mentions": ALLOWED_MENTIONS}
+        if part:
+            kwargs["content"] = part
+        if index == len(parts) - 1:
+            if message.image is not None:
+                image = io.BytesIO(message.image)
+                kwargs["file"] = discord.File(image, filename=message.image_name)
+            view = render_view(message)
+            if view is not None:
+                kwargs["view"] = view
+        if len(kwargs) > 1:
+            yield kwargs
+
+
+class Delivery:
+    """Sends replies for one client; DM failures of turn notices go back to the service."""
+
+    def __init__(self, client: discord.Client, service: Service) -> None:
+        self.client = client
+        self.service = service
+
+    # -------------------------------------------------------------- interactions
+    async def to_interaction(
+        self, interaction: discord.Interaction[Any], reply: Reply, channel_id: str
+    ) -> None:
+        """Deliver the reply to a deferred (ephemeral, thinking) interaction.
+
+        `channel_id` is the game's channel, where `public` goes: for presses made in a DM it
+        is not the interaction's channel.
+        """
+        for message in reply.public:
+            if not await self.to_channel(channel_id, message):
+                await self._ephemeral(interaction, _cannot_post())
+        for message in reply.private:
+            await self._ephemeral(interaction, message)
+        if not reply.private and not interaction.extras.get("answered"):
+            # Nothing for the user alone: remove the "thinking..." placeholder.
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException:
+                log.warning("could not remove the thinking placeholder", exc_info=True)
+        await self.directs(channel_id, reply.direct)
+
+    async def _ephemeral(self, interaction: discord.Interaction[Any], message: Message) -> None:
+        # The first followup replaces the ephemeral "thinking..." placeholder.
+        for kwargs in _pieces(message):
+            await interaction.followup.send(ephemeral=True, **kwargs)
+            interaction.extras["answered"] = True
+
+    # -------------------------------------------------------------- channels and DMs
+    async def to_channel(self, channel_id: str, message: Message) -> bool:
+        """Post in a channel; False if the bot may not (missing access or permissions)."""
+        channel = self.client.get_partial_messageable(int(channel_id))
+        try:
+            for kwargs in _pieces(message):
+                await channel.send(**kwargs)
+        except (discord.Forbidden, discord.NotFound):
+            log.warning("cannot post in channel %s", channel_id, exc_info=True)
+            return False
+        return True
+
+    async def directs(self, channel_id: str, directs: list[Direct]) -> None:
+        """DM each user; a turn notice that cannot be delivered is reported to the service."""
+        for direct in directs:
+            if await self.to_user(direct.user_id, direct.message) or not direct.turn_notice:
+                continue
+            hint = await self.service.dm_failed(PLATFORM, channel_id, direct.user_id)
+            for message in hint.public:
+                await self.to_channel(channel_id, message)
+
+    async def to_user(self, user_id: str, message: Message) -> bool:
+        """DM one user; False if Discord refuses (DMs closed, bot blocked, unknown user)."""
+        try:
+            channel = await self.client.create_dm(discord.Object(int(user_id)))
+            for kwargs in _pieces(message):
+                await channel.send(**kwargs)
+        except discord.Forbidden as error:
+            if error.code != CANNOT_DM:
+                log.warning("DM to %s refused: %s", user_id, error)
+            return False
+        except (discord.NotFound, ValueError):
+            log.warning("no such user %s", user_id)
+            return False
+        return True
+
+    # -------------------------------------------------------------- deadlines
+    async def fire_due(self) -> int:
+        """Deliver due reminders and turn limits of Discord games; how many replies went out."""
+        delivered = 0
+        for platform, channel_id, reply in await self.service.fire_due(PLATFORM):
+            if platform != PLATFORM:
+                log.error("deadline for %s:%s claimed by the Discord adapter", platform, channel_id)
+                continue
+            await self.to_reply_channel(channel_id, reply)
+            delivered += 1
+        return delivered
+
+    async def to_reply_channel(self, channel_id: str, reply: Reply) -> None:
+        """A reply nobody asked for (deadlines): public to the channel, directs by DM."""
+        for message in reply.public:
+            await self.to_channel(channel_id, message)
+        if reply.private:
+            log.warning("private messages without an acting user dropped in %s", channel_id)
+        await self.directs(channel_id, reply.direct)
+
+
+def _cannot_post() -> Message:
+    return Message(
+        "I cannot post in this channel. Give me the View Channel, Send Messages and "
+        "Attach Files permissions here."
+    )

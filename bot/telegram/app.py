@@ -1,0 +1,278 @@
+"""The python-telegram-bot application: thin handlers that parse, call the service, deliver.
+
+No game rule lives here. Everything a user sees comes from the service's `Reply`, except
+two adapter facts the service cannot know: that a user must open the private chat first,
+and that anonymous admins (who all look like one user) cannot play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable
+from typing import Any, Final, TypeAlias
+
+from telegram import BotCommand, Chat, Message, Update, User
+from telegram.constants import ChatMemberStatus, ChatType, UpdateType
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    BaseRateLimiter,
+    CallbackContext,
+    CallbackQueryHandler,
+    CommandHandler,
+    ExtBot,
+    filters,
+)
+
+from bot.actor import Actor
+from bot.config import Settings
+from bot.i18n import normalize, tr
+from bot.replies import Message as ReplyMessage
+from bot.replies import Reply
+
+from .contract import PLATFORM, GameServiceApi
+from .delivery import Delivery, alert_text
+
+log = logging.getLogger(__name__)
+
+DEADLINE_INTERVAL: Final = 30.0
+ALLOWED_UPDATES: Final = [UpdateType.MESSAGE, UpdateType.CALLBACK_QUERY]
+_ADMIN: Final = {ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER}
+# Where the service honours admin rights; looked up only then (one getChatMember call).
+ADMIN_COMMANDS: Final = ("abort", "start")
+
+TelegramApp: TypeAlias = Application[
+    ExtBot[Any],
+    CallbackContext[ExtBot[Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]],
+    dict[Any, Any],
+    dict[Any, Any],
+    dict[Any, Any],
+    None,
+]
+Context: TypeAlias = CallbackContext[ExtBot[Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]]
+
+
+def file_url(base_url: str) -> str:
+    """The file URL that goes with a Bot API URL (a local Bot API server serves both)."""
+    head, sep, tail = base_url.rpartition("/bot")
+    return f"{head}/file/bot{tail}" if sep else base_url.rstrip("/") + "/file/bot"
+
+
+def command_text(message_text: str) -> str:
+    """What follows `/fc` or `/fc@BotName`, verbatim (`play 2,-1 0` keeps its comma)."""
+    parts = message_text.split(maxsplit=1)
+    return parts[1].strip() if len(parts) > 1 else ""
+
+
+def game_channel(reply: Reply, actor: Actor) -> str:
+    """The group a reply's public part belongs to: the service names it when a command or a
+    press in the private chat acted on a game in a group."""
+    return reply.channel_id or actor.channel_id
+
+
+class TelegramAdapter:
+    """Handlers and the deadline poller of one bot, sharing one `Delivery`."""
+
+    def __init__(
+        self,
+        application: TelegramApp,
+        service: GameServiceApi,
+        default_language: str,
+        deadline_interval: float,
+    ) -> None:
+        self.application = application
+        self.service = service
+        self.default_language = default_language
+        self.deadline_interval = deadline_interval
+        self.delivery = Delivery(application.bot, service, default_language)
+        self._deadlines: asyncio.Task[None] | None = None
+
+    def language(self, user: User) -> str:
+        return normalize(user.language_code) or self.default_language
+
+    async def actor(self, chat: Chat, user: User, *, admin_check: bool = False) -> Actor:
+        private = chat.type == ChatType.PRIVATE
+        return Actor(
+            platform=PLATFORM,
+            channel_id=str(chat.id),
+            user_id=str(user.id),
+            name=user.full_name,
+            locale=user.language_code,
+            is_admin=admin_check and not private and await self._is_admin(chat, user),
+            private=private,
+        )
+
+    async def _is_admin(self, chat: Chat, user: User) -> bool:
+        try:
+            member = await chat.get_member(user.id)
+        except TelegramError:
+            log.warning("could not check admin rights of %s in %s", user.id, chat.id)
+            return False
+        return member.status in _ADMIN
+
+    async def on_fc(self, update: Update, context: Context) -> None:
+        message, chat, user = update.message, update.effective_chat, update.effective_user
+        if message is None or chat is None or user is None or not message.text:
+            return
+        if await self._refuse_anonymous(message, chat, user):
+            return
+        text = command_text(message.text)
+        first = text.split(maxsplit=1)[0].lower() if text else ""
+        actor = await self.actor(chat, user, admin_check=first in ADMIN_COMMANDS)
+        reply = await self.service.command(actor, text)
+        await self.deliver(reply, actor, user)
+
+    async def on_start(self, update: Update, context: Context) -> None:
+        """`/start` (or the `?start=fc` deep link) in private: the service's welcome."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        actor = await self.actor(chat, user)
+        reply = await self.service.command(actor, "help")
+        await self.deliver(reply, actor, user)
+
+    async def on_press(self, update: Update, context: Context) -> None:
+        query, user = update.callback_query, update.effective_user
+        if query is None or user is None:
+            return
+        chat = query.message.chat if query.message is not None else None
+        if chat is None:  # a button on an inline message: treat it as the private chat
+            chat = Chat(user.id, ChatType.PRIVATE)
+        actor = await self.actor(chat, user)
+        reply = await self.service.press(actor, query.data or "")
+        if not reply.ok:
+            await self._answer(query.answer(alert_text(reply), show_alert=True))
+            return
+        await self._answer(query.answer())
+        await self.deliver(reply, actor, user, query.data)
+
+    @staticmethod
+    async def _answer(answering: Awaitable[bool]) -> None:
+        # A query older than ~15 s cannot be answered any more; the press still counted.
+        with contextlib.suppress(BadRequest):
+            await answering
+
+    async def deliver(
+        self, reply: Reply, actor: Actor, user: User, data: str | None = None
+    ) -> None:
+        await self.delivery.reply(
+            reply,
+            channel_id=game_channel(reply, actor),
+            actor_id=actor.user_id,
+            actor_name=actor.name,
+            language=self.language(user),
+        )
+
+    async def _refuse_anonymous(self, message: Message, chat: Chat, user: User) -> bool:
+        """Anonymous admins and channels all share one sender id, so they cannot play;
+        other bots are ignored."""
+        if message.sender_chat is None:
+            return user.is_bot
+        note = tr(
+            self.language(user),
+            "Anonymous admins and channels cannot play: send the command as yourself.",
+        )
+        await self.delivery.public(str(chat.id), ReplyMessage(note))
+        return True
+
+    async def fire_due(self) -> None:
+        """Deliver the Telegram replies of deadlines (reminders, turn limits) that fell due."""
+        for platform, channel_id, reply in await self.service.fire_due(PLATFORM):
+            if platform != PLATFORM:
+                log.error("a %s deadline reached the Telegram adapter; dropped", platform)
+                continue
+            await self.delivery.reply(reply, channel_id=channel_id)
+
+    async def _poll_deadlines(self) -> None:
+        while True:
+            try:
+                await self.fire_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the service may be briefly down; try again next round
+                log.exception("deadline poll failed")
+            await asyncio.sleep(self.deadline_interval)
+
+    async def post_init(self, application: TelegramApp) -> None:
+        with contextlib.suppress(TelegramError):
+            await application.bot.set_my_commands([BotCommand("fc", "Forbidden City: /fc help")])
+        if self.deadline_interval > 0 and self._deadlines is None:
+            self._deadlines = asyncio.create_task(self._poll_deadlines(), name="fc-deadlines")
+
+    async def post_stop(self, application: TelegramApp) -> None:
+        task, self._deadlines = self._deadlines, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+async def _log_error(update: object, context: Context) -> None:
+    log.error("error while handling %r", update, exc_info=context.error)
+
+
+def build_application(
+    settings: Settings,
+    service: GameServiceApi,
+    *,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
+    deadline_interval: float = DEADLINE_INTERVAL,
+) -> TelegramApp:
+    """The bot, ready for `run()` (or `process_update` in tests).
+
+    Updates are handled concurrently: one slow game must not hold up the others, and the
+    store's versioned writes already settle two presses racing for the same game.
+    `deadline_interval` 0 turns the deadline poller off.
+    """
+    if settings.telegram_token is None:
+        raise ValueError("TELEGRAM_TOKEN is not set")
+    application: TelegramApp = (
+        Application.builder()
+        .token(settings.telegram_token.get_secret_value())
+        .base_url(settings.telegram_base_url)
+        .base_file_url(file_url(settings.telegram_base_url))
+        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+        .concurrent_updates(32)
+        .job_queue(None)
+        .build()
+    )
+    adapter = TelegramAdapter(
+        application, service, settings.default_language.value, deadline_interval
+    )
+    application.post_init = adapter.post_init
+    application.post_stop = adapter.post_stop
+    only_messages = filters.UpdateType.MESSAGE  # an edited `/fc play` must not play again
+    application.add_handler(CommandHandler("fc", adapter.on_fc, filters=only_messages))
+    application.add_handler(
+        CommandHandler("start", adapter.on_start, filters=only_messages & filters.ChatType.PRIVATE)
+    )
+    application.add_handler(CallbackQueryHandler(adapter.on_press))
+    application.add_error_handler(_log_error)
+    return application
+
+
+async def run(
+    settings: Settings, service: GameServiceApi, stop: asyncio.Event | None = None
+) -> None:
+    """Long-poll Telegram until `stop` is set (or the task is cancelled).
+
+    The lifecycle is spelled out instead of `run_polling()`, which wants its own event loop
+    while the service's Redis connection lives in the caller's.
+    """
+    application = build_application(settings, service)
+    async with application:  # initialize / shutdown
+        if application.post_init is not None:
+            await application.post_init(application)
+        await application.start()
+        assert application.updater is not None
+        await application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        try:
+            await (stop or asyncio.Event()).wait()
+        finally:
+            await application.updater.stop()
+            await application.stop()
+            if application.post_stop is not None:
+                await application.post_stop(application)

@@ -1,0 +1,545 @@
+"""A small stand-in for Discord: its REST API on a local port, and interactions from the gateway.
+
+The bot under test is the real `discord.Client`: only `Route.BASE` points at this server, so
+every request is really serialised by discord.py (JSON, multipart with files) and every answer
+is really parsed by it, errors included. The server keeps what a Discord user would see: each
+message with who may see it (the whole channel, one DM recipient, or only the user of an
+ephemeral interaction response), so tests can check that hidden things stay hidden.
+
+Interactions are built from raw gateway payloads and fed to
+`ConnectionState.parse_interaction_create`, exactly as the gateway does; `dispatch` then waits
+for the tasks discord.py starts for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import json
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+import discord
+from aiohttp import BodyPartReader, web
+from aiohttp.test_utils import TestServer
+from PIL import Image
+
+Json = dict[str, Any]
+ClientT = TypeVar("ClientT", bound=discord.Client)
+Where = Literal["channel", "dm", "ephemeral"]
+
+EPHEMERAL = 1 << 6
+API = "/api/v10"
+TIMESTAMP = "2025-01-01T12:00:00.000000+00:00"
+MEMBER_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, attach_files=True, use_application_commands=True
+)
+ADMIN_PERMISSIONS = MEMBER_PERMISSIONS | discord.Permissions(manage_channels=True)
+
+
+@dataclass(frozen=True)
+class Person:
+    id: int
+    name: str
+    locale: str = "en-US"
+    admin: bool = False
+
+    def payload(self) -> Json:
+        return {
+            "id": str(self.id),
+            "username": self.name.lower(),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+        }
+
+
+@dataclass
+class Sent:
+    """One message as Discord shows it, and to whom."""
+
+    id: int
+    channel_id: int
+    where: Where
+    audience: int | None  # the one user who sees it; None: everyone in the channel
+    content: str
+    files: list[tuple[str, bytes]]
+    components: list[Json]
+    payload: Json
+    interaction: Interaction | None = None
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.walk() if "custom_id" in c]
+
+    def walk(self) -> Iterator[Json]:
+        for row in self.components:
+            yield from row.get("components", [])
+
+    def button(self, custom_id_prefix: str) -> Json:
+        for component in self.walk():
+            if component.get("type") == 2 and component["custom_id"].startswith(custom_id_prefix):
+                return component
+        raise AssertionError(f"no button {custom_id_prefix!r} in {self.custom_ids()}")
+
+    def menu(self) -> Json | None:
+        return next((c for c in self.walk() if c.get("type") == 3), None)
+
+    def images(self) -> list[Image.Image]:
+        """The attached pictures, decoded (so a broken PNG fails the test)."""
+        out: list[Image.Image] = []
+        for _name, data in self.files:
+            image = Image.open(io.BytesIO(data))
+            image.load()
+            out.append(image)
+        return out
+
+
+@dataclass
+class Interaction:
+    """An interaction sent to the bot and everything the bot answered to it."""
+
+    id: int
+    token: str
+    kind: str
+    user: Person
+    channel_id: int
+    callbacks: list[Json] = field(default_factory=list)
+    deferred_ephemeral: bool | None = None
+    original: Sent | None = None
+    original_deleted: bool = False
+    followups: list[Sent] = field(default_factory=list)
+    choices: list[Json] | None = None
+
+    @property
+    def thinking_forever(self) -> bool:
+        """Deferred but never answered nor removed: the user sees 'thinking...' forever."""
+        return (
+            self.deferred_ephemeral is not None
+            and self.original is None
+            and not self.original_deleted
+        )
+
+    def seen_by_user(self) -> list[Sent]:
+        return [m for m in [self.original, *self.followups] if m is not None]
+
+
+class FakeDiscord:
+    """Discord's REST API (the parts a bot uses) plus the bookkeeping of what was shown."""
+
+    def __init__(self) -> None:
+        self.ids = itertools.count(1_100_000_000_000_000_000)
+        self.bot = Person(next(self.ids), "FC Bot")
+        self.app_id = self.bot.id
+        self.guild_id = next(self.ids)
+        self.channel_id = next(self.ids)
+        self.requests: list[tuple[str, str]] = []
+        self.unexpected: list[tuple[str, str]] = []
+        self.sent: list[Sent] = []
+        self.interactions: dict[str, Interaction] = {}
+        self.dm_channels: dict[int, int] = {}  # DM channel id -> recipient
+        self.blocked_dms: set[int] = set()  # users whose DMs are closed to the bot
+        self.unwritable: set[int] = set()  # channels where the bot may not post
+        self.commands: list[Json] = []
+        self.server: TestServer | None = None
+        self.base = ""
+        self._old_base = discord.http.Route.BASE
+
+    # ------------------------------------------------------------------ server
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_route("*", API + "/{tail:.*}", self._handle)
+        self.server = TestServer(app)
+        await self.server.start_server()
+        self.base = str(self.server.make_url(API))
+        # The one change to discord.py: its REST calls (webhooks and followups included) come here.
+        discord.http.Route.BASE = self.base
+        return self.base
+
+    async def close(self) -> None:
+        discord.http.Route.BASE = self._old_base
+        if self.server is not None:
+            await self.server.close()
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        try:
+            return await self._route(request)
+        except Exception as error:  # a bug in the fake: fail the test, don't let discord retry
+            self.unexpected.append((request.method, f"{request.path}: {error!r}"))
+            return _error(400, 0, f"fake server error: {error!r}")
+
+    async def _route(self, request: web.Request) -> web.StreamResponse:
+        path = request.path[len(API) :]
+        self.requests.append((request.method, path))
+        body, files = await _read_body(request)
+        parts = path.strip("/").split("/")
+        method = request.method
+        if method == "GET" and path == "/users/@me":
+            return _json({**self.bot.payload(), "bot": True})
+        if method == "GET" and path == "/oauth2/applications/@me":
+            return _json(self._application())
+        if method == "PUT" and parts[0] == "applications" and parts[-1] == "commands":
+            self.commands = [
+                {**c, "id": str(next(self.ids)), "application_id": str(self.app_id), "version": "1"}
+                for c in body
+            ]
+            return _json(self.commands)
+        if method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":
+            return self._callback(parts[1], body, files)
+        if parts[0] == "webhooks" and len(parts) >= 3:
+            return self._webhook(method, parts, body, files)
+        if method == "POST" and path == "/users/@me/channels":
+            recipient = int(body["recipient_id"])
+            channel_id = next(
+                (c for c, r in self.dm_channels.items() if r == recipient), next(self.ids)
+            )
+            self.dm_channels[channel_id] = recipient
+            return _json(self._dm_channel(channel_id, recipient))
+        if method == "POST" and parts[0] == "channels" and parts[-1] == "messages":
+            return self._channel_message(int(parts[1]), body, files)
+        self.unexpected.append((method, path))
+        return _json({"code": 0, "message": "404: Not Found"}, status=404)
+
+    def _application(self) -> Json:
+        return {
+            "id": str(self.app_id),
+            "name": "FC Bot",
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.bot.payload(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+        }
+
+    def _dm_channel(self, channel_id: int, recipient: int) -> Json:
+        user = {"id": str(recipient), "username": f"u{recipient}", "discriminator": "0"}
+        return {"id": str(channel_id), "type": 1, "recipients": [{**user, "avatar": None}]}
+
+    def _channel_message(self, channel_id: int, body: Json, files: list[Any]) -> web.Response:
+        recipient = self.dm_channels.get(channel_id)
+        if recipient is not None and recipient in self.blocked_dms:
+            return _error(403, 50007, "Cannot send messages to this user")
+        if channel_id in self.unwritable:
+            return _error(403, 50013, "Missing Permissions")
+        where: Where = "channel" if recipient is None else "dm"
+        sent = self._store(channel_id, where, recipient, body, files)
+        return _json(sent.payload)
+
+    def _callback(self, interaction_id: str, body: Json, files: list[Any]) -> web.Response:
+        interaction = next(i for i in self.interactions.values() if str(i.id) == interaction_id)
+        if interaction.callbacks:
+            return _error(400, 40060, "Interaction has already been acknowledged.")
+        interaction.callbacks.append(body)
+        kind = body["type"]
+        data = body.get("data") or {}
+        ephemeral = bool(data.get("flags", 0) & EPHEMERAL)
+        if kind == 5:
+            interaction.deferred_ephemeral = ephemeral
+        elif kind == 4:
+            interaction.original = self._store(
+                interaction.channel_id,
+                "ephemeral" if ephemeral else "channel",
+                interaction.user.id if ephemeral else None,
+                data,
+                files,
+                interaction,
+            )
+        elif kind == 8:
+            interaction.choices = data.get("choices", [])
+        return _json(
+            {
+                "interaction": {
+                    "id": str(interaction.id),
+                    "type": 2,
+                    "response_message_loading": kind == 5,
+                    "response_message_ephemeral": ephemeral,
+                }
+            }
+        )
+
+    def _webhook(self, method: str, parts: list[str], body: Json, files: list[Any]) -> web.Response:
+        token = parts[2]
+        interaction = self.interactions.get(token)
+        if interaction is None:
+            return _error(404, 10015, "Unknown Webhook")
+        original = parts[3:] == ["messages", "@original"]
+        if method == "DELETE" and original:
+            interaction.original_deleted = True
+            return web.Response(status=204)
+        first = interaction.original is None and not interaction.original_deleted
+        if (method == "PATCH" and original) or (method == "POST" and first):
+            # A deferred response's first followup (or an edit) fills the "thinking" message,
+            # which keeps the deferral's visibility whatever flags the followup carries.
+            if interaction.deferred_ephemeral is None:
+                return _error(404, 10008, "Unknown Message")
+            ephemeral = interaction.deferred_ephemeral
+        elif method == "POST":
+            ephemeral = bool(body.get("flags", 0) & EPHEMERAL)
+        else:
+            self.unexpected.append((method, "/".join(parts)))
+            return _error(404, 0, "404: Not Found")
+        sent = self._store(
+            interaction.channel_id,
+            "ephemeral" if ephemeral else "channel",
+            interaction.user.id if ephemeral else None,
+            body,
+            files,
+            interaction,
+        )
+        if method == "PATCH" or first:
+            interaction.original = sent
+        else:
+            interaction.followups.append(sent)
+        return _json(sent.payload)
+
+    def _store(
+        self,
+        channel_id: int,
+        where: Where,
+        audience: int | None,
+        body: Json,
+        files: list[tuple[str, bytes]],
+        interaction: Interaction | None = None,
+    ) -> Sent:
+        message_id = next(self.ids)
+        attachments = [
+            {
+                "id": str(next(self.ids)),
+                "filename": name,
+                "size": len(data),
+                "url": f"https://cdn.invalid/{message_id}/{name}",
+                "proxy_url": f"https://media.invalid/{message_id}/{name}",
+            }
+            for name, data in files
+        ]
+        flags = EPHEMERAL if where == "ephemeral" else 0
+        payload: Json = {
+            "id": str(message_id),
+            "channel_id": str(channel_id),
+            "author": {**self.bot.payload(), "bot": True},
+            "content": body.get("content") or "",
+            "timestamp": TIMESTAMP,
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": attachments,
+            "embeds": body.get("embeds") or [],
+            "pinned": False,
+            "type": 0 if interaction is None else 20,
+            "flags": flags,
+            "components": body.get("components") or [],
+        }
+        if interaction is None and where == "channel":
+            payload["guild_id"] = str(self.guild_id)
+        sent = Sent(
+            id=message_id,
+            channel_id=channel_id,
+            where=where,
+            audience=audience,
+            content=payload["content"],
+            files=list(files),
+            components=payload["components"],
+            payload=payload,
+            interaction=interaction,
+        )
+        self.sent.append(sent)
+        return sent
+
+    # ------------------------------------------------------------------ views of the record
+    def channel_messages(self, channel_id: int | None = None) -> list[Sent]:
+        """What everybody in the channel sees."""
+        wanted = channel_id or self.channel_id
+        return [m for m in self.sent if m.where == "channel" and m.channel_id == wanted]
+
+    def dms(self, user: Person) -> list[Sent]:
+        return [m for m in self.sent if m.where == "dm" and m.audience == user.id]
+
+    def ephemerals(self, user: Person) -> list[Sent]:
+        return [m for m in self.sent if m.where == "ephemeral" and m.audience == user.id]
+
+    def seen_by(self, user: Person, channel_id: int | None = None) -> list[Sent]:
+        """Everything `user` can see: the channel, their DMs, their ephemeral responses."""
+        wanted = channel_id or self.channel_id
+        return [
+            m
+            for m in self.sent
+            if (m.where == "channel" and m.channel_id == wanted) or m.audience == user.id
+        ]
+
+    # ------------------------------------------------------------------ gateway payloads
+    def _interaction(
+        self, kind: str, user: Person, type_: int, data: Json, *, dm: bool, message: Json | None
+    ) -> Json:
+        interaction_id = next(self.ids)
+        token = f"token-{interaction_id}"
+        if dm:
+            channel_id = next(
+                (c for c, r in self.dm_channels.items() if r == user.id), next(self.ids)
+            )
+            self.dm_channels[channel_id] = user.id
+        else:
+            channel_id = self.channel_id
+        self.interactions[token] = Interaction(interaction_id, token, kind, user, channel_id)
+        payload: Json = {
+            "id": str(interaction_id),
+            "application_id": str(self.app_id),
+            "type": type_,
+            "token": token,
+            "version": 1,
+            "data": data,
+            "channel_id": str(channel_id),
+            "locale": user.locale,
+            "entitlements": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "app_permissions": str(MEMBER_PERMISSIONS.value),
+        }
+        if dm:
+            payload["user"] = user.payload()
+            payload["channel"] = self._dm_channel(channel_id, user.id)
+            payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+        else:
+            permissions = ADMIN_PERMISSIONS if user.admin else MEMBER_PERMISSIONS
+            payload["guild_id"] = str(self.guild_id)
+            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
+            payload["channel"] = {
+                "id": str(channel_id),
+                "type": 0,
+                "guild_id": str(self.guild_id),
+                "name": "forbidden-city",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+                "permissions": str(permissions.value),
+            }
+            payload["member"] = {
+                "user": user.payload(),
+                "roles": [],
+                "joined_at": TIMESTAMP,
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+                "pending": False,
+                "nick": None,
+                "avatar": None,
+                "permissions": str(permissions.value),
+            }
+            payload["context"] = 0
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+        if message is not None:
+            payload["message"] = message
+        return payload
+
+    def command_payload(self, user: Person, subcommand: str, **options: str | int) -> Json:
+        """`/fc <subcommand> option:value ...` typed in the game channel."""
+        return self._command(user, subcommand, options, dm=False)
+
+    def dm_command_payload(self, user: Person, subcommand: str, **options: str | int) -> Json:
+        """The same, typed in the user's DM with the bot."""
+        return self._command(user, subcommand, options, dm=True)
+
+    def _command(
+        self, user: Person, subcommand: str, options: dict[str, str | int], *, dm: bool
+    ) -> Json:
+        sub: Json = {"type": 1, "name": subcommand}
+        if options:
+            sub["options"] = [
+                {"type": 4 if isinstance(v, int) else 3, "name": k, "value": v}
+                for k, v in options.items()
+            ]
+        return self._interaction("command", user, 2, self._command_data([sub]), dm=dm, message=None)
+
+    def autocomplete_payload(self, user: Person, typed: str, *, dm: bool = False) -> Json:
+        sub = {
+            "type": 1,
+            "name": "play",
+            "options": [{"type": 3, "name": "spot", "value": typed, "focused": True}],
+        }
+        return self._interaction(
+            "autocomplete", user, 4, self._command_data([sub]), dm=dm, message=None
+        )
+
+    def _command_data(self, options: list[Json]) -> Json:
+        command_id = next((c["id"] for c in self.commands if c["name"] == "fc"), "1")
+        return {"id": command_id, "name": "fc", "type": 1, "options": options}
+
+    def press_payload(
+        self, user: Person, message: Sent, custom_id: str, *, values: list[str] | None = None
+    ) -> Json:
+        """A click on a component of a message the bot sent (or a select choice)."""
+        dm = message.channel_id in self.dm_channels
+        data: Json = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+        if values is not None:
+            data["values"] = values
+        return self._interaction("component", user, 3, data, dm=dm, message=message.payload)
+
+    def last_interaction(self) -> Interaction:
+        return list(self.interactions.values())[-1]
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # Exactly Discord's content type: discord.py parses JSON only when it matches.
+    body = json.dumps(data).encode()
+    return web.Response(body=body, status=status, headers={"Content-Type": "application/json"})
+
+
+def _error(status: int, code: int, message: str) -> web.Response:
+    return _json({"code": code, "message": message}, status=status)
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
+    """JSON body, or multipart `payload_json` and `files[n]` parts, as discord.py sends them."""
+    if request.content_type == "multipart/form-data":
+        body: Any = {}
+        files: list[tuple[str, bytes]] = []
+        reader = await request.multipart()
+        async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                continue
+            data = await part.read()
+            if part.name == "payload_json":
+                body = json.loads(data)
+            else:
+                files.append((part.filename or "", bytes(data)))
+        return body, files
+    if request.can_read_body:
+        text = await request.text()
+        return (json.loads(text) if text else {}), []
+    return {}, []
+
+
+@asynccontextmanager
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.close()
+
+
+@asynccontextmanager
+async def logged_in(client: ClientT) -> AsyncIterator[ClientT]:
+    """Log in against the fake (runs `setup_hook`: command sync, dynamic items); no gateway."""
+    await client.login("test-token")
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+async def dispatch(client: discord.Client, payload: Json, timeout: float = 30.0) -> None:
+    """Feed an INTERACTION_CREATE to the client and wait for everything it started for it."""
+    before = asyncio.all_tasks()
+    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    started = asyncio.all_tasks() - before
+    if started:
+        await asyncio.wait_for(asyncio.gather(*started), timeout)

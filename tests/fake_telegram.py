@@ -1,0 +1,376 @@
+"""A local stand-in for the Telegram Bot API, so python-telegram-bot runs for real in tests.
+
+It listens on 127.0.0.1, answers the methods the adapter uses the way Telegram documents
+them, and records every call (chat, text or caption, photo bytes, keyboard). Users listed in
+`unreachable` have never opened the bot: sending to their private chat fails with the 403
+Telegram returns for that. Updates are built here as the JSON Telegram would send.
+
+aiohttp is already installed (discord.py needs it); its server parses the multipart uploads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import itertools
+import json
+import re
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+from pydantic import SecretStr
+from telegram import Update
+from telegram.ext import AIORateLimiter
+
+from bot.config import Settings
+from bot.telegram import build_application
+from bot.telegram.app import TelegramApp
+from bot.telegram.contract import GameServiceApi
+
+BOT_ID = 999_000
+BOT_USERNAME = "FcTestBot"
+TOKEN = f"{BOT_ID}:TEST-token"
+_JSON_FIELDS = {
+    "reply_markup",
+    "link_preview_options",
+    "commands",
+    "entities",
+    "caption_entities",
+    "allowed_updates",
+    "reply_parameters",
+}
+_ADMIN_RIGHTS = (
+    "can_be_edited",
+    "can_manage_chat",
+    "can_delete_messages",
+    "can_manage_video_chats",
+    "can_restrict_members",
+    "can_promote_members",
+    "can_change_info",
+    "can_invite_users",
+    "can_post_stories",
+    "can_edit_stories",
+    "can_delete_stories",
+)
+_CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+
+
+@dataclass
+class Call:
+    """One Bot API request as the fake received it."""
+
+    method: str
+    params: dict[str, Any]
+    files: dict[str, bytes] = field(default_factory=dict)
+    result: Any = None
+    failed: str | None = None  # the error description, if the fake refused the call
+
+    @property
+    def chat_id(self) -> int | None:
+        value = self.params.get("chat_id")
+        return None if value is None else int(value)
+
+    @property
+    def text(self) -> str:
+        """What the user reads: the text, or a photo's caption."""
+        return str(self.params.get("text") or self.params.get("caption") or "")
+
+    @property
+    def visible(self) -> str:
+        """The text as the user reads it: HTML parsed (tags dropped, entities decoded)."""
+        if self.params.get("parse_mode") != "HTML":
+            return self.text
+        return html.unescape(re.sub(r"<[^>]+>", "", self.text))
+
+    @property
+    def photo(self) -> bytes | None:
+        return self.files.get("photo")
+
+    @property
+    def keyboard(self) -> list[list[dict[str, Any]]]:
+        markup = self.params.get("reply_markup") or {}
+        rows: list[list[dict[str, Any]]] = markup.get("inline_keyboard", [])
+        return rows
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        return [button for row in self.keyboard for button in row]
+
+    @property
+    def delivered(self) -> bool:
+        return self.failed is None
+
+
+@dataclass(frozen=True)
+class TgUser:
+    id: int
+    first_name: str
+    last_name: str | None = None
+    language_code: str | None = "en"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}" if self.last_name else self.first_name
+
+    def json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            data["last_name"] = self.last_name
+        if self.language_code:
+            data["language_code"] = self.language_code
+        return data
+
+
+def chat_json(chat_id: int) -> dict[str, Any]:
+    if chat_id > 0:
+        return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
+    return {"id": chat_id, "type": "supergroup", "title": f"group{chat_id}"}
+
+
+class FakeBotApi:
+    """The fake server; `await start()` before use and `await stop()` after."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.unreachable: set[int] = set()  # users who never opened the private chat
+        self.admins: set[tuple[int, int]] = set()  # (chat id, user id)
+        self.updates: list[dict[str, Any]] = []  # served by getUpdates
+        self._updates_ready = asyncio.Event()
+        self._message_ids = itertools.count(1)
+        self._update_ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ server
+    async def start(self) -> None:
+        app = web.Application(client_max_size=20 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != TOKEN:
+            return _error(401, "Unauthorized")
+        method = request.match_info["method"]
+        params: dict[str, Any] = {}
+        files: dict[str, bytes] = {}
+        form = await request.post()
+        for name, value in form.items():
+            if isinstance(value, web.FileField):
+                files[name] = value.file.read()
+            elif isinstance(value, str):
+                params[name] = json.loads(value) if name in _JSON_FIELDS else value
+        call = Call(method, params, files)
+        self.calls.append(call)
+        handler = getattr(self, f"_api_{method}", None)
+        if handler is None:
+            call.failed = f"Not Found: method {method} not implemented by the fake"
+            return _error(404, call.failed)
+        status, result = await handler(call)
+        if status != 200:
+            call.failed = str(result)
+            return _error(status, call.failed)
+        call.result = result
+        return web.json_response({"ok": True, "result": result})
+
+    # ------------------------------------------------------------------ methods
+    async def _api_getMe(self, call: Call) -> tuple[int, Any]:
+        return 200, {
+            "id": BOT_ID,
+            "is_bot": True,
+            "first_name": "Forbidden City",
+            "username": BOT_USERNAME,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    def _message(self, call: Call, **content: Any) -> tuple[int, Any]:
+        chat_id = call.chat_id
+        assert chat_id is not None, "a message needs a chat_id"
+        if chat_id in self.unreachable:
+            return 403, _CANT_INITIATE
+        message: dict[str, Any] = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": chat_json(chat_id),
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Forbidden City"},
+            **content,
+        }
+        if "reply_markup" in call.params:
+            message["reply_markup"] = call.params["reply_markup"]
+        return 200, message
+
+    async def _api_sendMessage(self, call: Call) -> tuple[int, Any]:
+        text = call.params.get("text", "")
+        if not text.strip():
+            return 400, "Bad Request: message text is empty"
+        if len(text) > 4096:
+            return 400, "Bad Request: message is too long"
+        return self._message(call, text=text)
+
+    async def _api_sendPhoto(self, call: Call) -> tuple[int, Any]:
+        if not call.photo:
+            return 400, "Bad Request: there is no photo in the request"
+        caption = call.params.get("caption")
+        if caption is not None and len(caption) > 1024:
+            return 400, "Bad Request: message caption is too long"
+        size = {"width": 1, "height": 1, "file_size": len(call.photo)}
+        photo = [{"file_id": f"p{len(self.calls)}", "file_unique_id": "u", **size}]
+        content: dict[str, Any] = {"photo": photo}
+        if caption:
+            content["caption"] = caption
+        return self._message(call, **content)
+
+    async def _api_answerCallbackQuery(self, call: Call) -> tuple[int, Any]:
+        if len(call.params.get("text", "")) > 200:
+            return 400, "Bad Request: MESSAGE_TOO_LONG"
+        return 200, True
+
+    async def _api_getChatMember(self, call: Call) -> tuple[int, Any]:
+        chat_id, user_id = int(call.params["chat_id"]), int(call.params["user_id"])
+        user = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
+        if (chat_id, user_id) not in self.admins:
+            return 200, {"status": "member", "user": user}
+        rights = dict.fromkeys(_ADMIN_RIGHTS, True)
+        return 200, {"status": "administrator", "user": user, "is_anonymous": False, **rights}
+
+    async def _api_setMyCommands(self, call: Call) -> tuple[int, Any]:
+        return 200, True
+
+    async def _api_deleteWebhook(self, call: Call) -> tuple[int, Any]:
+        return 200, True
+
+    async def _api_getUpdates(self, call: Call) -> tuple[int, Any]:
+        offset = int(call.params.get("offset", 0))
+        timeout = min(float(call.params.get("timeout", 0)), 0.5)
+        ready = [u for u in self.updates if u["update_id"] >= offset]
+        if not ready and timeout:
+            self._updates_ready.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._updates_ready.wait(), timeout)
+            ready = [u for u in self.updates if u["update_id"] >= offset]
+        return 200, ready
+
+    def serve_update(self, update: dict[str, Any]) -> None:
+        """Queue an update for the next getUpdates (long polling)."""
+        self.updates.append(update)
+        self._updates_ready.set()
+
+    # ------------------------------------------------------------------ updates
+    def command(self, chat_id: int, user: TgUser, text: str, *, edited: bool = False) -> Any:
+        """An update for a user typing `text` (a command at its start) in a chat."""
+        command = text.split()[0]
+        message = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": chat_json(chat_id),
+            "from": user.json(),
+            "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
+        }
+        key = "edited_message" if edited else "message"
+        if edited:
+            message["edit_date"] = int(time.time())
+        return {"update_id": next(self._update_ids), key: message}
+
+    def press(self, user: TgUser, on: Call, data: str) -> Any:
+        """An update for `user` pressing a button with `data` under the message `on`."""
+        assert on.result is not None, "the message was never delivered"
+        return {
+            "update_id": next(self._update_ids),
+            "callback_query": {
+                "id": str(next(self._query_ids)),
+                "from": user.json(),
+                "chat_instance": "1",
+                "data": data,
+                "message": on.result,
+            },
+        }
+
+    # ------------------------------------------------------------------ reading
+    def sent(self, chat_id: int | None = None) -> list[Call]:
+        """Messages and photos delivered (to `chat_id` if given), in order."""
+        return [
+            c
+            for c in self.calls
+            if c.method in ("sendMessage", "sendPhoto")
+            and c.delivered
+            and (chat_id is None or c.chat_id == chat_id)
+        ]
+
+    def answers(self) -> list[Call]:
+        return [c for c in self.calls if c.method == "answerCallbackQuery"]
+
+    def clear(self) -> None:
+        self.calls.clear()
+
+
+def _error(status: int, description: str) -> web.Response:
+    return web.json_response(
+        {"ok": False, "error_code": status, "description": description}, status=status
+    )
+
+
+def settings_for(api: FakeBotApi) -> Settings:
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        telegram_token=SecretStr(TOKEN),
+        telegram_base_url=api.base_url,
+    )
+
+
+@dataclass
+class Harness:
+    """The real application wired to the fake server, and the errors its handlers raised."""
+
+    app: TelegramApp
+    api: FakeBotApi
+    errors: list[BaseException] = field(default_factory=list)
+
+    @classmethod
+    @asynccontextmanager
+    async def running(cls, api: FakeBotApi, service: GameServiceApi) -> AsyncIterator[Harness]:
+        """Initialised (getMe done) and without rate limits, so a whole game runs quickly;
+        fails the test if a handler raised."""
+        app = build_application(
+            settings_for(api),
+            service,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+            deadline_interval=0,
+        )
+        harness = cls(app, api)
+
+        async def record(update: object, context: Any) -> None:
+            harness.errors.append(context.error)
+
+        app.add_error_handler(record)
+        async with app:
+            api.clear()
+            yield harness
+        assert harness.errors == [], harness.errors
+
+    async def feed(self, update: dict[str, Any]) -> list[Call]:
+        """Dispatch one update through the application; the API calls it caused."""
+        start = len(self.api.calls)
+        await self.app.process_update(Update.de_json(update, self.app.bot))
+        return self.api.calls[start:]

@@ -1,0 +1,466 @@
+"""The Discord adapter with a scripted service: routing of replies, commands, components, DMs.
+
+The client is the real one, interactions go through discord.py's real `CommandTree` and view
+store, and its HTTP requests reach `FakeDiscord` (see tests/fake_discord.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.actor import Actor
+from bot.discord import FcClient, build_client
+from bot.discord.delivery import chunks
+from bot.replies import Button, Direct, Message, Reply
+from tests.fake_discord import FakeDiscord, Person, dispatch, fake_discord, logged_in
+
+ALICE = Person(2001, "Alice", locale="fr")
+BOB = Person(2002, "Bob_*bold*")
+CAROL = Person(2003, "Carol", admin=True)
+
+
+def png(colour: str = "red", size: tuple[int, int] = (8, 8)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+@dataclass
+class Scripted:
+    """A service that records what it is asked and answers what the test scripted."""
+
+    reply: Reply = field(default_factory=Reply)
+    choices: list[tuple[str, str]] = field(default_factory=list)
+    due: list[tuple[str, str, Reply]] = field(default_factory=list)
+    hint: Reply = field(default_factory=Reply)
+    calls: list[tuple[str, Actor | None, str]] = field(default_factory=list)
+    fail: bool = False
+
+    async def command(self, actor: Actor, text: str) -> Reply:
+        self.calls.append(("command", actor, text))
+        if self.fail:
+            raise RuntimeError("boom")
+        return self.reply
+
+    async def press(self, actor: Actor, data: str) -> Reply:
+        self.calls.append(("press", actor, data))
+        return self.reply
+
+    async def complete(self, actor: Actor, text: str) -> list[tuple[str, str]]:
+        self.calls.append(("complete", actor, text))
+        return self.choices
+
+    async def dm_failed(
+        self, platform: str, channel_id: str, user_id: str, link: str | None = None
+    ) -> Reply:
+        self.calls.append(("dm_failed", None, f"{platform}:{channel_id}:{user_id}"))
+        return self.hint
+
+    async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
+        mine = [d for d in self.due if platform is None or d[0] == platform]
+        self.due = [d for d in self.due if d not in mine]
+        return mine
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with fake_discord() as server:
+        yield server
+
+
+@pytest.fixture
+def service() -> Scripted:
+    return Scripted()
+
+
+@pytest.fixture
+async def client(fake: FakeDiscord, service: Scripted) -> AsyncIterator[FcClient]:
+    async with logged_in(FcClient(service, deadline_seconds=None)) as ready:
+        yield ready
+
+
+def assert_settled(fake: FakeDiscord) -> None:
+    """Every interaction was acknowledged once and none is left 'thinking' forever."""
+    for interaction in fake.interactions.values():
+        assert len(interaction.callbacks) == 1, interaction
+        assert not interaction.thinking_forever, interaction
+    assert fake.unexpected == []
+
+
+# ---------------------------------------------------------------------- setup
+async def test_login_syncs_the_fc_group(fake: FakeDiscord, client: FcClient) -> None:
+    assert [c["name"] for c in fake.commands] == ["fc"]
+    subcommands = {o["name"]: o for o in fake.commands[0]["options"]}
+    assert set(subcommands) == {
+        "new", "join", "leave", "start", "play", "hand", "board", "status", "score",
+        "rules", "abort", "lang", "notify", "games", "help", "vote",
+    }  # fmt: skip
+    play = {o["name"]: o for o in subcommands["play"]["options"]}
+    assert play["spot"]["autocomplete"] is True and play["spot"]["required"] is True
+    assert play["rotation"]["min_value"] == 0 and play["rotation"]["max_value"] == 3
+    assert not play["rotation"].get("required", False)
+    sides = subcommands["new"]["options"][0]["choices"]
+    assert [c["value"] for c in sides] == ["beginner", "advanced"]
+    languages = subcommands["lang"]["options"][0]["choices"]
+    assert [c["value"] for c in languages] == ["en", "fr", "it", "de"]
+    assert client.intents.value == 0  # slash commands need no gateway intents
+
+
+async def test_dev_guild_syncs_there(fake: FakeDiscord, service: Scripted) -> None:
+    async with logged_in(FcClient(service, dev_guild_id=fake.guild_id, deadline_seconds=None)):
+        pass
+    assert ("PUT", f"/applications/{fake.app_id}/guilds/{fake.guild_id}/commands") in (
+        fake.requests
+    )
+
+
+# ---------------------------------------------------------------------- commands
+@pytest.mark.parametrize(
+    ("subcommand", "options", "text"),
+    [
+        ("new", {"side": "advanced"}, "new advanced"),
+        ("new", {}, "new beginner"),
+        ("join", {}, "join"),
+        ("play", {"spot": "3", "rotation": 1}, "play 3 1"),
+        ("play", {"spot": " 2, -1 ", "rotation": 0}, "play 2,-1 0"),
+        ("play", {"spot": "7"}, "play 7"),
+        ("lang", {"language": "de"}, "lang de"),
+        ("notify", {"setting": "off"}, "notify off"),
+        ("vote", {"choice": "skip"}, "vote skip"),
+        ("score", {}, "score"),
+        ("help", {}, "help"),
+    ],
+)
+async def test_command_text_and_actor(
+    fake: FakeDiscord,
+    client: FcClient,
+    service: Scripted,
+    subcommand: str,
+    options: dict[str, str | int],
+    text: str,
+) -> None:
+    await dispatch(client, fake.command_payload(ALICE, subcommand, **options))
+    assert service.calls == [
+        (
+            "command",
+            Actor(
+                platform="discord",
+                channel_id=str(fake.channel_id),
+                user_id=str(ALICE.id),
+                name="Alice",
+                locale="fr",
+                is_admin=False,
+                private=False,
+            ),
+            text,
+        )
+    ]
+    assert_settled(fake)
+
+
+async def test_admin_and_dm_actor(fake: FakeDiscord, client: FcClient, service: Scripted) -> None:
+    await dispatch(client, fake.command_payload(CAROL, "abort"))
+    await dispatch(client, fake.dm_command_payload(CAROL, "games"))
+    admin, private = (call[1] for call in service.calls)
+    assert admin is not None and admin.is_admin and not admin.private
+    assert private is not None and private.private and not private.is_admin
+    assert private.channel_id != str(fake.channel_id)  # the DM's own id
+
+
+async def test_public_and_private_parts_go_to_their_places(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    board, secret = png("blue"), png("green")
+    service.reply = Reply(
+        public=[
+            Message(
+                "{u:2001} places a tile *here*",
+                image=board,
+                buttons=[[Button("Join", "fc:j:42", "primary"), Button("Start", "fc:st:42")]],
+                names={"2001": "Alice"},
+            )
+        ],
+        private=[Message("Your tile", image=secret, image_name="hand.png")],
+    )
+    await dispatch(client, fake.command_payload(BOB, "play", spot="3"))
+
+    [public] = fake.channel_messages()
+    assert public.content == "<@2001> places a tile \\*here\\*"
+    assert [name for name, _ in public.files] == ["table.png"]
+    assert public.files[0][1] == board and public.images()[0].format == "PNG"
+    assert public.custom_ids() == ["fc:j:42", "fc:st:42"]
+    assert public.button("fc:j:")["label"] == "Join" and public.button("fc:j:")["style"] == 1
+    assert public.payload["content"] and "everyone" not in public.content
+    [private] = fake.ephemerals(BOB)
+    assert private.content == "Your tile" and private.files == [("hand.png", secret)]
+    # The secret image is nowhere but in Bob's ephemeral answer.
+    assert [m for m in fake.sent if any(data == secret for _, data in m.files)] == [private]
+    assert_settled(fake)
+
+
+async def test_refusal_is_only_ephemeral(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    service.reply = Reply.error("It is not your turn.")
+    await dispatch(client, fake.command_payload(BOB, "play", spot="3"))
+    assert fake.channel_messages() == []
+    [answer] = fake.ephemerals(BOB)
+    assert answer.content == "It is not your turn."
+    assert_settled(fake)
+
+
+async def test_public_only_reply_leaves_no_thinking_placeholder(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    service.reply = Reply(public=[Message("Bob joins the table (2/4).")])
+    await dispatch(client, fake.command_payload(BOB, "join"))
+    assert [m.content for m in fake.channel_messages()] == ["Bob joins the table (2/4)."]
+    assert fake.last_interaction().original_deleted
+    assert fake.ephemerals(BOB) == []
+    assert_settled(fake)
+
+
+async def test_service_crash_gives_an_ephemeral_apology(
+    fake: FakeDiscord,
+    client: FcClient,
+    service: Scripted,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    service.fail = True
+    with caplog.at_level(logging.ERROR):
+        await dispatch(client, fake.command_payload(ALICE, "status"))
+    [answer] = fake.ephemerals(ALICE)
+    assert "Nothing was changed" in answer.content
+    assert fake.channel_messages() == []
+    assert any("service failed" in r.message for r in caplog.records)
+    assert_settled(fake)
+
+
+async def test_channel_the_bot_cannot_post_in(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    fake.unwritable.add(fake.channel_id)
+    service.reply = Reply(public=[Message("board")])
+    await dispatch(client, fake.command_payload(ALICE, "board"))
+    [answer] = fake.ephemerals(ALICE)
+    assert "Send Messages" in answer.content
+    assert_settled(fake)
+
+
+async def test_long_text_is_split_with_the_image_on_the_last_piece(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    lines = [f"line {n:04d} " + "x" * 40 for n in range(100)]
+    service.reply = Reply(public=[Message("\n".join(lines), image=png())])
+    await dispatch(client, fake.command_payload(ALICE, "rules"))
+    pieces = fake.channel_messages()
+    assert len(pieces) == 3 and all(len(p.content) <= 2000 for p in pieces)
+    assert "\n".join(p.content for p in pieces) == "\n".join(lines)
+    assert [len(p.files) for p in pieces] == [0, 0, 1]
+
+
+def test_chunks_cut_without_line_breaks() -> None:
+    assert chunks("a" * 4500) == ["a" * 2000, "a" * 2000, "a" * 500]
+    assert chunks("short") == ["short"]
+
+
+# ---------------------------------------------------------------------- components
+async def test_button_press_reaches_the_service_with_its_data(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    data = f"fc:j:{fake.channel_id}"
+    service.reply = Reply(public=[Message("lobby", buttons=[[Button("Join", data)]])])
+    await dispatch(client, fake.command_payload(ALICE, "new"))
+    [lobby] = fake.channel_messages()
+    service.calls.clear()
+    service.reply = Reply(public=[Message("{u:2002} joins", names={"2002": BOB.name})])
+    await dispatch(client, fake.press_payload(BOB, lobby, data))
+    [(kind, actor, pressed)] = service.calls
+    assert (kind, pressed) == ("press", data)
+    assert actor is not None and actor.user_id == str(BOB.id) and actor.name == BOB.name
+    assert fake.channel_messages()[-1].content == "<@2002> joins"
+    assert_settled(fake)
+
+
+async def test_select_choice_reaches_the_service(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    choices = [Button(f"Spot {n}", f"fc:sp:{fake.channel_id}:4:{n}") for n in range(1, 31)]
+    service.reply = Reply(
+        private=[Message("Your turn", choices=choices, choices_placeholder="Choose a spot")]
+    )
+    await dispatch(client, fake.command_payload(ALICE, "hand"))
+    [turn] = fake.ephemerals(ALICE)
+    menu = turn.menu()
+    assert menu is not None and menu["placeholder"] == "Choose a spot"
+    assert len(menu["options"]) == 25  # Discord's limit
+    service.calls.clear()
+    service.reply = Reply(private=[Message("Spot 3: choose a rotation")])
+    await dispatch(
+        client, fake.press_payload(ALICE, turn, menu["custom_id"], values=[choices[2].data])
+    )
+    assert [c[2] for c in service.calls] == [choices[2].data]
+    assert fake.ephemerals(ALICE)[-1].content == "Spot 3: choose a rotation"
+    assert_settled(fake)
+
+
+async def test_press_in_a_dm_posts_publicly_in_the_game_channel(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    data = f"fc:ok:{fake.channel_id}:7:1,0@2"
+    service.reply = Reply(
+        direct=[Direct(str(ALICE.id), Message("Your turn", buttons=[[Button("Play", data)]]))]
+    )
+    await dispatch(client, fake.command_payload(BOB, "status"))
+    [notice] = fake.dms(ALICE)
+    service.reply = Reply(
+        public=[Message("Alice played")],
+        private=[Message("New tile")],
+        channel_id=str(fake.channel_id),  # the service names the game's channel
+    )
+    await dispatch(client, fake.press_payload(ALICE, notice, data))
+    assert [m.content for m in fake.channel_messages()] == ["Alice played"]
+    assert [m.content for m in fake.ephemerals(ALICE)] == ["New tile"]
+    assert fake.ephemerals(ALICE)[0].channel_id == notice.channel_id  # answered in the DM
+    assert service.calls[-1][1] is not None and service.calls[-1][1].private
+    assert_settled(fake)
+
+
+async def test_buttons_survive_a_restart(fake: FakeDiscord, service: Scripted) -> None:
+    data = f"fc:st:{fake.channel_id}"
+    async with logged_in(FcClient(service, deadline_seconds=None)) as first:
+        service.reply = Reply(public=[Message("lobby", buttons=[[Button("Start", data)]])])
+        await dispatch(first, fake.command_payload(ALICE, "new"))
+    [lobby] = fake.channel_messages()
+    service.calls.clear()
+    service.reply = Reply(public=[Message("started")])
+    async with logged_in(FcClient(service, deadline_seconds=None)) as second:
+        await dispatch(second, fake.press_payload(ALICE, lobby, data))
+    assert [(c[0], c[2]) for c in service.calls] == [("press", data)]
+    assert fake.channel_messages()[-1].content == "started"
+    assert_settled(fake)
+
+
+async def test_unknown_custom_id_is_not_handled(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    service.reply = Reply(public=[Message("lobby", buttons=[[Button("Join", "fc:j:1")]])])
+    await dispatch(client, fake.command_payload(ALICE, "new"))
+    [lobby] = fake.channel_messages()
+    lobby.payload["components"][0]["components"][0]["custom_id"] = "other-bot:thing"
+    service.calls.clear()
+    await dispatch(client, fake.press_payload(ALICE, lobby, "other-bot:thing"))
+    assert service.calls == []
+    assert fake.last_interaction().callbacks == []
+
+
+async def test_spot_autocomplete(fake: FakeDiscord, client: FcClient, service: Scripted) -> None:
+    service.choices = [(f"{n}: {n},0 (0/1)", str(n)) for n in range(40)]
+    await dispatch(client, fake.autocomplete_payload(ALICE, "1"))
+    assert service.calls[-1][2] == "play 1"
+    interaction = fake.last_interaction()
+    assert interaction.callbacks[0]["type"] == 8
+    assert interaction.choices is not None and len(interaction.choices) == 25
+    assert interaction.choices[1] == {"name": "1: 1,0 (0/1)", "value": "1"}
+
+
+# ---------------------------------------------------------------------- DMs
+async def test_blocked_turn_notice_tells_the_channel(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    fake.blocked_dms.add(BOB.id)
+    service.hint = Reply(public=[Message("{u:2002}, I cannot send you DMs", names={})])
+    service.reply = Reply(
+        public=[Message("Alice played")],
+        direct=[
+            Direct(str(BOB.id), Message("Your turn", image=png()), turn_notice=True),
+            Direct(str(CAROL.id), Message("FYI")),
+        ],
+    )
+    await dispatch(client, fake.command_payload(ALICE, "play", spot="1", rotation=0))
+    assert [m.content for m in fake.channel_messages()] == [
+        "Alice played",
+        "<@2002>, I cannot send you DMs",
+    ]
+    assert ("dm_failed", None, f"discord:{fake.channel_id}:{BOB.id}") in service.calls
+    assert [m.content for m in fake.dms(CAROL)] == ["FYI"]
+    assert fake.dms(BOB) == []
+
+
+async def test_blocked_plain_direct_is_not_reported(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    fake.blocked_dms.add(BOB.id)
+    service.reply = Reply(direct=[Direct(str(BOB.id), Message("game over"))])
+    await dispatch(client, fake.command_payload(ALICE, "abort"))
+    assert not [c for c in service.calls if c[0] == "dm_failed"]
+
+
+# ---------------------------------------------------------------------- deadlines
+async def test_deadline_loop_delivers_discord_replies(
+    fake: FakeDiscord, service: Scripted, caplog: pytest.LogCaptureFixture
+) -> None:
+    channel = str(fake.channel_id)
+    service.due = [
+        ("discord", channel, Reply(public=[Message("{u:2001}, your turn!")])),
+        ("telegram", "-100", Reply(public=[Message("not ours")])),
+        ("discord", channel, Reply(direct=[Direct(str(ALICE.id), Message("reminder"))])),
+    ]
+    async with logged_in(FcClient(service, deadline_seconds=0.05)):
+        for _ in range(100):
+            if fake.dms(ALICE):
+                break
+            await asyncio.sleep(0.02)
+    assert [m.content for m in fake.channel_messages()] == ["<@2001>, your turn!"]
+    assert [m.content for m in fake.dms(ALICE)] == ["reminder"]
+    assert [d[0] for d in service.due] == ["telegram"]  # left for the Telegram adapter
+
+
+async def test_build_client_reads_the_dev_guild(
+    monkeypatch: pytest.MonkeyPatch, service: Scripted
+) -> None:
+    from bot.config import Settings
+
+    monkeypatch.setenv("DISCORD_GUILD_ID", "1234")
+    client = build_client(Settings(_env_file=None), service)  # type: ignore[call-arg]
+    assert client.dev_guild_id == 1234
+    await client.close()
+
+
+async def test_descriptions_only_are_translated() -> None:
+    from discord import Locale, app_commands
+
+    from bot.discord.translator import FcTranslator
+
+    where = app_commands.TranslationContextLocation
+    translator = FcTranslator()
+
+    def context(location: app_commands.TranslationContextLocation) -> Any:
+        return app_commands.TranslationContext(location=location, data=None)  # type: ignore[call-overload]
+
+    join = app_commands.locale_str("Join")  # a msgid the French catalogue has
+    assert await translator.translate(join, Locale.french, context(where.command_description))
+    assert await translator.translate(join, Locale.french, context(where.command_name)) is None
+    assert (
+        await translator.translate(
+            join, Locale.american_english, context(where.command_description)
+        )
+        is None
+    )
+    assert (
+        await translator.translate(join, Locale.japanese, context(where.command_description))
+        is None
+    )
+    unknown = app_commands.locale_str("no such msgid here")
+    assert (
+        await translator.translate(unknown, Locale.german, context(where.command_description))
+        is None
+    )
