@@ -76,10 +76,12 @@ class GameService:
         *,
         clock: Callable[[], float] = time.time,
         executor: Executor | None = None,
+        seeds: Callable[[], int] = lambda: secrets.randbits(63),
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
+        self._seeds = seeds  # deals and seating; tests pass fixed ones
         self._executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         self._commands: dict[str, Handler] = {
             "new": self._new,
@@ -432,7 +434,7 @@ class GameService:
             )
         if len(table.seats) < MIN_SEATS:
             raise Refused(tr(lang, "At least 2 players are needed to start."))
-        seed = secrets.randbits(63)
+        seed = self._seeds()
         order = list(table.seats)
         random.Random(seed).shuffle(order)
         colours = COLOURS_BY_COUNT.get(len(order), ["purple", "yellow", "red", "blue"])

@@ -77,3 +77,9 @@ async def store(redis_url: str) -> AsyncIterator[Store]:
     instance = Store.from_url(redis_url)
     yield instance
     await instance.close()
+
+
+def fixed_seeds(first: int = 1) -> Callable[[], int]:
+    """Deal seeds for `GameService(seeds=...)`: every run of a test plays the same games."""
+    deals = iter(range(first, first + 1_000_000))
+    return lambda: next(deals)

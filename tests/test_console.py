@@ -8,10 +8,12 @@ from bot.config import Settings
 from bot.console import Console, run
 from bot.service import GameService
 from bot.store import Store
+from tests.conftest import fixed_seeds
 
 
 async def test_a_console_game_starts_and_saves_images(store: Store, tmp_path: Path) -> None:
-    service = GameService(store, Settings(_env_file=None))  # type: ignore[call-arg]
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
     console = Console(service, tmp_path)
     assert any(
         "opens a Forbidden City table" in line for line in await console.handle_line("ann new")
@@ -31,7 +33,8 @@ async def test_a_console_game_starts_and_saves_images(store: Store, tmp_path: Pa
 
 
 async def test_run_reads_lines_until_quit(store: Store, tmp_path: Path) -> None:
-    service = GameService(store, Settings(_env_file=None))  # type: ignore[call-arg]
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
     lines = iter(["ann new", "bob join", "quit"])
     said: list[str] = []
     await run(service, tmp_path, read=lambda: next(lines), write=said.append)

@@ -22,6 +22,7 @@ from bot.replies import Reply
 from bot.service import GameService
 from bot.store import Channel, Store
 from bot.table import Table
+from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, Person, Sent, dispatch, fake_discord, logged_in
 
 PLAYERS = [
@@ -88,7 +89,7 @@ def clock() -> Clock:
 @pytest.fixture
 def spy(store: Store, clock: Clock) -> Spy:
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
-    return Spy(GameService(store, settings, clock=clock))
+    return Spy(GameService(store, settings, clock=clock, seeds=fixed_seeds()))
 
 
 @pytest.fixture

@@ -41,7 +41,8 @@ def clock() -> Clock:
 
 @pytest.fixture
 async def service(store: Store, clock: Clock) -> AsyncIterator[GameService]:
-    yield GameService(store, settings(), clock=clock)
+    deals = iter(range(1, 1_000_000))
+    yield GameService(store, settings(), clock=clock, seeds=lambda: next(deals))
 
 
 def who(user: str, channel: str = CHANNEL, **extra: object) -> Actor:
@@ -359,3 +360,15 @@ async def test_commands_in_a_private_chat_find_the_users_only_game(service: Game
     await service.command(who("ann", "room2"), "new")
     several = await service.command(who("ann", "dm-7", private=True), "status")
     assert not several.ok and "several" in several.private[0].text
+
+
+async def test_lobby_buttons_act_only_where_they_were_posted(
+    service: GameService, store: Store
+) -> None:
+    await service.command(who("ann"), "new")
+    forged = await service.press(who("eve", "other-chat"), f"fc:j:{CHANNEL}")
+    assert not forged.ok
+    table = await table_of(store)
+    assert table is not None and [s.user_id for s in table.seats] == ["ann"]
+    joined = await service.press(who("bob"), f"fc:j:{CHANNEL}")
+    assert joined.ok and joined.channel_id == CHANNEL

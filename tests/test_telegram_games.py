@@ -26,6 +26,7 @@ from bot.service import GameService
 from bot.store import Channel, Store
 from bot.table import Table
 from bot.telegram import build_application
+from tests.conftest import fixed_seeds
 from tests.fake_telegram import BOT_USERNAME, Call, FakeBotApi, Harness, TgUser, settings_for
 
 GROUP = -100_777
@@ -53,7 +54,8 @@ async def api() -> AsyncIterator[FakeBotApi]:
 
 @pytest.fixture
 async def bot(api: FakeBotApi, store: Store) -> AsyncIterator[Harness]:
-    service = GameService(store, Settings(_env_file=None))  # type: ignore[call-arg]
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
     async with Harness.running(api, service) as harness:
         yield harness
 
@@ -342,7 +344,7 @@ async def test_deadlines_reach_the_player_and_the_group(api: FakeBotApi, store: 
         reminder_after=timedelta(hours=1),
         turn_limit=timedelta(hours=2),
     )
-    service = GameService(store, settings, clock=lambda: now[0])
+    service = GameService(store, settings, clock=lambda: now[0], seeds=fixed_seeds())
     async with Harness.running(api, service) as harness:
         group = Group(harness, store, [ANN, BEN], random.Random(3))
         calls = await group.open()
