@@ -61,14 +61,15 @@ async def _session(url: str, games: int, moves: int) -> dict[str, Any]:
     rng = random.Random(1)
     tables = {f"g{i}": await _open(service, f"g{i}") for i in range(games)}
     order = list(tables)
-    for table in order[:3]:
+    for table in order[-3:]:
         await _move(service, table, tables[table], rng)  # warm caches
-    latencies = []
-    for i in range(moves):
-        name = order[i % len(order)]
-        if tables[name][0].is_over:
-            continue
-        latencies.append(await _move(service, name, tables[name], rng))
+    # Latency over whole games (early and late tables alike), one table after the other.
+    latencies: list[float] = []
+    for name in order:
+        while len(latencies) < moves and not tables[name][0].is_over:
+            latencies.append(await _move(service, name, tables[name], rng))
+        if len(latencies) >= moves:
+            break
     latencies.sort()
 
     async def play_on(name: str, count: int) -> int:
@@ -83,7 +84,11 @@ async def _session(url: str, games: int, moves: int) -> dict[str, Any]:
     played = sum(await asyncio.gather(*(play_on(name, 3) for name in order)))
     elapsed = time.perf_counter() - start
     info = await store.client.info("memory")
-    sizes = [len((await store.load(Channel.of("bench", n))).data) for n in order[:20]]  # type: ignore[union-attr]
+    sizes = []
+    for name in order:
+        record = await store.load(Channel.of("bench", name))
+        if record is not None:
+            sizes.append(len(record.data))
     await store.close()
     return {
         "play_median_ms": round(statistics.median(latencies) * 1000, 2),
@@ -93,6 +98,7 @@ async def _session(url: str, games: int, moves: int) -> dict[str, Any]:
         "moves_per_second": round(played / elapsed, 1),
         "concurrent_moves": played,
         "stored_game_bytes_median": int(statistics.median(sizes)),
+        "stored_game_bytes_max": max(sizes),
         "redis_used_memory_bytes": int(info["used_memory"]),
     }
 

@@ -77,11 +77,15 @@ class GameService:
         clock: Callable[[], float] = time.time,
         executor: Executor | None = None,
         seeds: Callable[[], int] = lambda: secrets.randbits(63),
+        max_concurrent: int = 8,
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
         self._seeds = seeds  # deals and seating; tests pass fixed ones
+        # Work is CPU-bound (replay, images): past a few at once, more only queue inside Redis
+        # calls and time out. Waiting here instead keeps every Redis round trip short.
+        self._gate = asyncio.Semaphore(max_concurrent)
         self._executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         self._commands: dict[str, Handler] = {
             "new": self._new,
@@ -105,6 +109,10 @@ class GameService:
     # ------------------------------------------------------------------ entry points
     async def command(self, actor: Actor, text: str) -> Reply:
         """Run `/fc <text>` typed by `actor`."""
+        async with self._gate:
+            return await self._command(actor, text)
+
+    async def _command(self, actor: Actor, text: str) -> Reply:
         words = text.split()
         name = words[0].lower().lstrip("/") if words else "help"
         lang = await self._language_or_default(actor)
@@ -140,6 +148,10 @@ class GameService:
 
     async def press(self, actor: Actor, data: str) -> Reply:
         """A button or menu choice; `data` names the game's channel, so DMs work too."""
+        async with self._gate:
+            return await self._press(actor, data)
+
+    async def _press(self, actor: Actor, data: str) -> Reply:
         lang = await self._language_or_default(actor)
         match = _DATA.match(data)
         if match is None:
@@ -231,7 +243,8 @@ class GameService:
                 continue
             if not await self.store.claim(deadline):
                 continue
-            reply = await self._fire(deadline.channel, deadline.kind)
+            async with self._gate:
+                reply = await self._fire(deadline.channel, deadline.kind)
             if reply.public or reply.direct:
                 out.append((deadline.channel.platform, deadline.channel.channel_id, reply))
         return out
