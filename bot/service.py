@@ -578,7 +578,9 @@ class GameService:
         table.turn_started = self.clock()
         table.votes = {}
         table.limit_passed = False
-        return await self._after_move(channel, loaded, game, lines, lang)
+        return await self._after_move(
+            channel, loaded, game, lines, lang, loaded.table.colour_of(actor.user_id)
+        )
 
     def _forced_discards(self, table: Table, game: Game, lang: str) -> list[str]:
         """Set aside, for the players to come, tiles that fit nowhere (docs/rules-notes.md)."""
@@ -596,7 +598,13 @@ class GameService:
         return lines
 
     async def _after_move(
-        self, channel: Channel, loaded: Loaded, game: Game, lines: list[str], lang: str
+        self,
+        channel: Channel,
+        loaded: Loaded,
+        game: Game,
+        lines: list[str],
+        lang: str,
+        mover: str | None = None,
     ) -> Reply:
         table = loaded.table
         names = self._names(table)
@@ -611,10 +619,24 @@ class GameService:
         await self._save(channel, loaded)
         await self._schedule_turn(channel)
         lines.append(tr(lang, "Next: {who}.", who=mention(table.user_of(game.current).user_id)))
-        image = await self._png(lang, render.table_png, game, table.names())
-        reply = Reply(public=[Message(" ".join(lines), image=image, names=names)])
-        reply.direct.extend(await self._turn_notice(channel, table, game, lang))
+        # The images are drawn side by side: Pillow releases the GIL for most of the work.
+        image, notice, new_tile = await asyncio.gather(
+            self._png(lang, render.table_png, game, table.names()),
+            self._turn_notice(channel, table, game, lang),
+            self._new_tile(table, game, lang, mover),
+        )
+        reply = Reply(public=[Message(" ".join(lines), image=image, names=names)], direct=notice)
+        reply.private.extend(new_tile)
         return reply
+
+    async def _new_tile(
+        self, table: Table, game: Game, lang: str, mover: str | None
+    ) -> list[Message]:
+        """The tile the mover just drew, for them alone to plan with."""
+        if mover is None or mover == game.current:
+            return []
+        image = await self._png(lang, render.hand_png, game, mover, table.names())
+        return [Message(tr(lang, "Your new tile."), image=image, image_name="your-tile.png")]
 
     def _describe(self, table: Table, game: Game, result: MoveResult, lang: str) -> str:
         parts = []
