@@ -21,42 +21,23 @@ import render
 from engine.forbidden_city import (
     DISCARD,
     Game,
-    MoveResult,
     Place,
-    RoomClosed,
-    Tile,
-    TileDiscarded,
-    TilePlaced,
 )
 from engine.forbidden_city.players import choose_greedy
 from engine.forbidden_city.record import CorruptRecord
 
 from .actor import Actor
 from .config import Settings
-from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, normalize, tr, translations
+from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
 from .replies import Button, Direct, Message, Reply, mention
 from .store import AlreadyExists, Channel, Conflict, GameRecord, NotFound, Store, StoreUnavailable
+from .summaries import HELP, RULES, describe, final_text, status_text
 from .table import MAX_SEATS, MIN_SEATS, Seat, Table
+from .targets import CELL, Refused, target
 
 COLOURS_BY_COUNT = {2: ["purple", "yellow"], 3: ["purple", "yellow", "red"]}
 DEADLINE_KINDS = ("remind", "limit")
-# Seat and room colours are translated where they are shown (`tr(lang, colour)`).
-COLOUR_WORDS = (
-    N_("purple"),
-    N_("yellow"),
-    N_("red"),
-    N_("blue"),
-    N_("green"),
-    N_("pink"),
-    N_("white"),
-    N_("temple"),
-)
-_CELL = re.compile(r"^(-?\d+)\s*,\s*(-?\d+)(?:\s*@\s*([0-3]))?$")
 _DATA = re.compile(r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9,@]{1,16}))?$")
-
-
-class Refused(Exception):
-    """A command that may not run; the message is already in the user's language."""
 
 
 @dataclass(slots=True)
@@ -491,80 +472,10 @@ class GameService:
             )
         return game
 
-    def _target(self, game: Game, args: list[str], lang: str) -> Place:
-        """The move meant by `play` arguments: a spot number or x,y, then a rotation."""
-        if not args:
-            raise Refused(
-                tr(lang, "Say where: /fc play <spot> <rotation>, or /fc play <x>,<y> <rotation>.")
-            )
-        text = " ".join(args)
-        spots = render.spots(game)
-        words = text.replace("@", " @").split()
-        where = words[0]
-        rotation: int | None = None
-        rest = [w.lstrip("@") for w in words[1:]]
-        if rest:
-            if len(rest) > 1 or rest[0] not in ("0", "1", "2", "3"):
-                raise Refused(tr(lang, "The rotation is 0, 1, 2 or 3 (quarter turns clockwise)."))
-            rotation = int(rest[0])
-        cell_match = _CELL.match(where)
-        if where.isdigit():
-            number = int(where)
-            spot = next((s for s in spots if s.number == number), None)
-            if spot is None:
-                raise Refused(
-                    tr(
-                        lang,
-                        "There is no spot {n}. The spots are 1 to {last}.",
-                        n=number,
-                        last=len(spots),
-                    )
-                )
-            x, y = spot.x, spot.y
-        elif cell_match:
-            x, y = int(cell_match[1]), int(cell_match[2])
-        else:
-            raise Refused(
-                tr(lang, "“{text}” is not a spot number or x,y coordinates.", text=where[:20])
-            )
-        if (x, y) in game.board.cells:
-            raise Refused(tr(lang, "The cell {x},{y} is already taken.", x=x, y=y))
-        if (x, y) not in game.board.frontier():
-            raise Refused(
-                tr(lang, "A tile must touch another tile: {x},{y} touches none.", x=x, y=y)
-            )
-        fits = next((s.rotations for s in spots if (s.x, s.y) == (x, y)), ())
-        hand = Tile.parse(game.hand(game.turn) or "")
-        if rotation is None:
-            if len(fits) != 1:
-                if not fits:
-                    raise Refused(tr(lang, "Your tile fits at {x},{y} in no rotation.", x=x, y=y))
-                raise Refused(
-                    tr(
-                        lang,
-                        "Say which rotation: {turns}.",
-                        turns=", ".join(str(r) for r in fits),
-                    )
-                )
-            rotation = fits[0]
-        if not any(hand.rotated(r) == hand.rotated(rotation) for r in fits):
-            raise Refused(
-                tr(
-                    lang,
-                    "Rotation {r} does not fit at {x},{y}: open edges must meet the same colour. "
-                    "Rotations that fit: {turns}.",
-                    r=rotation,
-                    x=x,
-                    y=y,
-                    turns=", ".join(str(r) for r in fits) or "-",
-                )
-            )
-        return Place(x, y, rotation)
-
     async def _play(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
         game = self._playing(loaded, actor, lang)
-        move = self._target(game, args, lang)
+        move = target(game, args, lang)
         return await self._apply(actor, loaded, game, move, lang)
 
     async def _apply(
@@ -572,7 +483,7 @@ class GameService:
     ) -> Reply:
         channel = Channel.of(actor.platform, actor.channel_id)
         table = loaded.table
-        lines = [self._describe(table, game, game.play(move), lang)]
+        lines = [describe(table, game.play(move), lang)]
         lines += self._forced_discards(table, game, lang)
         table.keep(game)
         table.turn_started = self.clock()
@@ -611,7 +522,7 @@ class GameService:
         if game.is_over:
             version = await self._save(channel, loaded)
             await self.store.archive(channel, version, cancel_deadlines=DEADLINE_KINDS)
-            lines.append(self._final_text(table, game, lang))
+            lines.append(final_text(table, game, lang))
             image = await self._png(lang, render.end_png, game, table.names())
             return Reply(
                 public=[Message(" ".join(lines), image=image, image_name="final.png", names=names)]
@@ -637,61 +548,6 @@ class GameService:
             return []
         image = await self._png(lang, render.hand_png, game, mover, table.names())
         return [Message(tr(lang, "Your new tile."), image=image, image_name="your-tile.png")]
-
-    def _describe(self, table: Table, game: Game, result: MoveResult, lang: str) -> str:
-        parts = []
-        for event in result.events:
-            if isinstance(event, TilePlaced):
-                parts.append(
-                    tr(
-                        lang,
-                        "{who} places a tile at {x},{y}.",
-                        who=table.user_of(event.seat).name,
-                        x=event.x,
-                        y=event.y,
-                    )
-                )
-            elif isinstance(event, RoomClosed):
-                parts.append(self._closed_text(table, event, lang))
-            elif isinstance(event, TileDiscarded):
-                parts.append(
-                    tr(lang, "{who}'s tile is set aside.", who=table.user_of(event.seat).name)
-                )
-        return " ".join(parts)
-
-    def _closed_text(self, table: Table, event: RoomClosed, lang: str) -> str:
-        colour = tr(lang, event.colour)
-        if not event.paid:
-            return tr(
-                lang,
-                "A {colour} room closes, worth {value}: no advisor there, nobody is paid.",
-                colour=colour,
-                value=event.value,
-            )
-        paid = ", ".join(f"{table.user_of(c).name} +{n}" for c, n in event.paid.items())
-        return tr(
-            lang,
-            "A {colour} room closes, worth {value}: {paid}.",
-            colour=colour,
-            value=event.value,
-            paid=paid,
-        )
-
-    def _final_text(self, table: Table, game: Game, lang: str) -> str:
-        assert game.ended is not None
-        ranking = sorted(game.players, key=lambda c: -game.scores[c])
-        scores = ", ".join(
-            tr(
-                lang,
-                "{who} {coins} coins (bonus {bonus})",
-                who=table.user_of(c).name,
-                coins=game.scores[c],
-                bonus=game.ended.bonus[c],
-            )
-            for c in ranking
-        )
-        winners = ", ".join(mention(table.user_of(c).user_id) for c in game.winners)
-        return tr(lang, "Game over! {scores}. Winner: {winners}.", scores=scores, winners=winners)
 
     def _spot_choices(self, channel_id: str, game: Game, lang: str) -> list[Button]:
         count = len(game.moves)
@@ -767,10 +623,10 @@ class GameService:
                 y=spot.y,
             )
             return Reply(private=[Message(text, buttons=[buttons])])
-        match = _CELL.match(data)
+        match = CELL.match(data)
         if match is None or match[3] is None:
             raise Refused(tr(lang, "This button is not valid."))
-        move = self._target(game, [f"{match[1]},{match[2]}", match[3]], lang)
+        move = target(game, [f"{match[1]},{match[2]}", match[3]], lang)
         if kind == "ok":
             return await self._apply(actor, loaded, game, move, lang)
         trial = loaded.table.load_game()
@@ -830,29 +686,8 @@ class GameService:
             return await self._status(actor, args, lang)
         game = self._game_of(loaded, lang)
         image = await self._png(lang, render.table_png, game, table.names())
-        text = self._status_text(table, game, lang)
+        text = status_text(table, game, lang, self.clock())
         return Reply(public=[Message(text, image=image, names=self._names(table))])
-
-    def _status_text(self, table: Table, game: Game, lang: str) -> str:
-        seats = "; ".join(
-            tr(
-                lang,
-                "{colour} {who}: {coins} coins, {left} tiles left",
-                colour=tr(lang, colour),
-                who=table.user_of(colour).name,
-                coins=game.scores[colour],
-                left=game.tiles_left(colour),
-            )
-            for colour in game.players
-        )
-        hours = max(0, int((self.clock() - table.turn_started) // 3600))
-        turn = tr(
-            lang,
-            "{who} to play (for {hours} h).",
-            who=table.user_of(game.current).name,
-            hours=hours,
-        )
-        return f"{seats}. {turn}"
 
     async def _status(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
@@ -867,7 +702,7 @@ class GameService:
             )
             return Reply(private=[Message(text)])
         game = self._game_of(loaded, lang)
-        return Reply(private=[Message(self._status_text(table, game, lang))])
+        return Reply(private=[Message(status_text(table, game, lang, self.clock()))])
 
     async def _rules(self, actor: Actor, args: list[str], lang: str) -> Reply:
         return Reply(private=[Message("\n".join(tr(lang, line) for line in RULES))])
@@ -1025,52 +860,10 @@ class GameService:
         move = choose_greedy(game, random.Random(game.seed + len(game.moves)))
         assert isinstance(move, Place)
         line = tr(lang, "The players voted to skip: a move is played for {who}.", who=absent.name)
-        lines = [line, self._describe(table, game, game.play(move), lang)]
+        lines = [line, describe(table, game.play(move), lang)]
         lines += self._forced_discards(table, game, lang)
         table.keep(game)
         table.turn_started = self.clock()
         table.votes = {}
         table.limit_passed = False
         return await self._after_move(channel, loaded, game, lines, lang)
-
-
-HELP = (
-    N_("Forbidden City commands (type them after /fc):"),
-    N_("new [beginner|advanced]: open a table here"),
-    N_("join / leave: sit down or stand up before the start"),
-    N_("start: deal and begin (the creator)"),
-    N_(
-        "play <spot> <rotation>: place your tile on a numbered spot of your private image, "
-        "or at x,y; the rotation is 0-3 quarter turns clockwise"
-    ),
-    N_("hand: your tile, privately"),
-    N_("board: the table"),
-    N_("status (or score): coins, tiles left, whose turn"),
-    N_("rules: the rules in short"),
-    N_("abort: end the game (the creator or an admin)"),
-    N_("lang <en|fr|it|de>: the chat's language"),
-    N_("notify on|off: private turn messages"),
-    N_("games: your games everywhere"),
-    N_("vote skip|end: when a turn runs past the time limit"),
-)
-
-RULES = (
-    N_("Forbidden City (Reiner Knizia), in short:"),
-    N_(
-        "- On your turn, place your tile next to a tile on the table. Where two open edges meet "
-        "they must have the same colour; different colours may only meet at a wall."
-    ),
-    N_(
-        "- A room is closed when walls surround it (archways count as walls). It is worth 1 coin "
-        "per tile and 3 per dragon, plus the tiles and dragons of every room directly behind one "
-        "of its archways."
-    ),
-    N_(
-        "- Most advisors in the closed room take the whole value, a single second takes half. "
-        "Tied for most: half each and nobody else. Tied for second: nothing."
-    ),
-    N_(
-        "- When everyone has 2 tiles left the game ends: those tiles pay 2 coins per advisor and "
-        "3 per dragon. Most coins wins; ties share the victory."
-    ),
-)
