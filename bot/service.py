@@ -455,13 +455,18 @@ class GameService:
         return reply
 
     # ------------------------------------------------------------------ playing
-    def _playing(self, loaded: Loaded, actor: Actor, lang: str) -> Game:
+    def _seated(self, loaded: Loaded, actor: Actor, lang: str) -> tuple[Game, str]:
+        """The game under way and the actor's seat colour in it."""
         game = self._game_of(loaded, lang)
         colour = loaded.table.colour_of(actor.user_id)
         if colour is None:
             raise Refused(tr(lang, "You are not playing at this table."))
         if game.is_over:
             raise Refused(tr(lang, "The game is over."))
+        return game, colour
+
+    def _playing(self, loaded: Loaded, actor: Actor, lang: str) -> Game:
+        game, colour = self._seated(loaded, actor, lang)
         if game.current != colour:
             raise Refused(
                 tr(
@@ -659,12 +664,7 @@ class GameService:
     # ------------------------------------------------------------------ looking
     async def _hand(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
-        game = self._game_of(loaded, lang)
-        colour = loaded.table.colour_of(actor.user_id)
-        if colour is None:
-            raise Refused(tr(lang, "You are not playing at this table."))
-        if game.is_over:
-            raise Refused(tr(lang, "The game is over."))
+        game, colour = self._seated(loaded, actor, lang)
         channel = Channel.of(actor.platform, actor.channel_id)
         if game.current == colour:
             text = tr(lang, "Your tile, and the numbered spots where it fits.")
