@@ -26,6 +26,9 @@ async def serve(settings: Settings) -> None:
     with redis_url_for(url, settings.data_dir) as redis_url:
         store = Store.from_url(redis_url, archive_ttl=settings.archive_ttl)
         service = GameService(store, settings)
+        restored = await service.restore_deadlines()
+        if restored:
+            log.info("restored %d deadline(s)", restored)
         jobs: list[Coroutine[Any, Any, None]] = []
         if settings.discord_token is not None:
             from .discord import run as run_discord

@@ -230,6 +230,30 @@ class GameService:
                 out.append((deadline.channel.platform, deadline.channel.channel_id, reply))
         return out
 
+    async def restore_deadlines(self) -> int:
+        """At start-up, give every turn under way its reminder and time limit again.
+
+        Deadlines live in Redis, so a restart keeps them; this covers a process stopped
+        between saving a move and scheduling the next turn. Returns how many were set.
+        """
+        restored = 0
+        for channel in await self.store.live_channels():
+            loaded = await self._load(channel)
+            if loaded is None or loaded.table.game is None:
+                continue
+            table = loaded.table
+            waits = {
+                "remind": self.settings.reminder_after.total_seconds(),
+                "limit": self.settings.turn_limit.total_seconds(),
+            }
+            for kind, wait in waits.items():
+                if kind == "limit" and table.limit_passed:
+                    continue
+                if await self.store.deadline(channel, kind) is None:
+                    await self.store.schedule(channel, kind, table.turn_started + wait)
+                    restored += 1
+        return restored
+
     # ------------------------------------------------------------------ plumbing
     async def _guard(self, lang: str, work: Awaitable[Reply]) -> Reply:
         try:

@@ -464,6 +464,15 @@ class Store:
         return GameRecord._from_hash(channel, fields)
 
     @_guarded
+    async def live_channels(self) -> list[Channel]:
+        """Every channel with a live game (SCAN, so a big keyspace does not block Redis)."""
+        found = []
+        async for key in self._redis.scan_iter(match="fc:game:*", count=500):
+            platform, channel_id = str(key).removeprefix("fc:game:").split(":", 1)
+            found.append(Channel(platform, channel_id))
+        return sorted(found, key=str)
+
+    @_guarded
     async def user_games(self, platform: str, user_id: int | str) -> list[Channel]:
         """The channels where the user plays a live game."""
         key = f"fc:user:{_check_part('platform', platform)}:{_check_part('user', str(user_id))}"

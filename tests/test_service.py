@@ -374,3 +374,18 @@ async def test_lobby_buttons_act_only_where_they_were_posted(
     assert table is not None and [s.user_id for s in table.seats] == ["ann"]
     joined = await service.press(who("bob"), f"fc:j:{CHANNEL}")
     assert joined.ok and joined.channel_id == CHANNEL
+
+
+async def test_start_up_restores_deadlines_lost_in_a_crash(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    await seated(service, ["ann", "bob"])
+    await service.command(who("cid", "room2"), "new")  # a lobby: no turn, no deadline
+    channel = Channel.of("console", CHANNEL)
+    # As if the process died between saving the move and scheduling the turn:
+    for kind in ("remind", "limit"):
+        assert await store.cancel(channel, kind)
+    assert await service.restore_deadlines() == 2
+    remind = await store.deadline(channel, "remind")
+    assert remind is not None and remind.due == clock.now + 12 * 3600
+    assert await service.restore_deadlines() == 0  # nothing twice
