@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 MENTION = re.compile(r"\{u:([A-Za-z0-9_-]+)\}")
+Style = Literal["primary", "secondary", "success", "danger"]
 
 
 def mention(user_id: str) -> str:
@@ -25,7 +26,7 @@ class Button:
 
     label: str
     data: str
-    style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+    style: Style = "secondary"
 
 
 @dataclass(slots=True)

@@ -29,7 +29,7 @@ from engine.forbidden_city.record import CorruptRecord
 from .actor import Actor
 from .config import Settings
 from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
-from .replies import Button, Direct, Message, Reply, mention
+from .replies import Button, Direct, Message, Reply, Style, mention
 from .store import AlreadyExists, Channel, Conflict, GameRecord, NotFound, Store, StoreUnavailable
 from .summaries import HELP, RULES, describe, final_text, status_text
 from .table import MAX_SEATS, MIN_SEATS, Seat, Table
@@ -47,6 +47,17 @@ class Loaded:
 
 
 Handler = Callable[[Actor, list[str], str], Awaitable[Reply]]
+
+
+def _rotation_button(
+    lang: str, channel: str, count: int, x: int, y: int, turn: int, style: Style = "secondary"
+) -> Button:
+    """Shows the tile at x,y turned `turn` quarter turns, as a preview."""
+    return Button(
+        tr(lang, "Rotation {r}", r=turn),
+        f"fc:pv:{channel}:{count}:{x},{y}@{turn}",
+        style,
+    )
 
 
 class GameService:
@@ -637,11 +648,7 @@ class GameService:
             if spot is None:
                 raise Refused(tr(lang, "This button is not valid."))
             buttons = [
-                Button(
-                    tr(lang, "Rotation {r}", r=r),
-                    f"fc:pv:{channel}:{count}:{spot.x},{spot.y}@{r}",
-                    "primary",
-                )
+                _rotation_button(lang, channel, count, spot.x, spot.y, r, "primary")
                 for r in spot.rotations
             ]
             text = tr(
@@ -658,12 +665,11 @@ class GameService:
         move = target(game, [f"{match[1]},{match[2]}", match[3]], lang)
         if kind == "ok":
             return await self._apply(actor, loaded, game, move, lang)
-        trial = loaded.table.load_game()
-        trial.play(move)
-        image = await self._png(lang, render.table_png, trial, loaded.table.names())
         others = next(
             (s.rotations for s in render.spots(game) if (s.x, s.y) == (move.x, move.y)), ()
         )
+        game.play(move)  # this copy is never saved: it only draws the preview
+        image = await self._png(lang, render.table_png, game, loaded.table.names())
         row = [
             Button(
                 tr(lang, "Place it here"),
@@ -672,7 +678,7 @@ class GameService:
             )
         ]
         row += [
-            Button(tr(lang, "Rotation {r}", r=r), f"fc:pv:{channel}:{count}:{move.x},{move.y}@{r}")
+            _rotation_button(lang, channel, count, move.x, move.y, r)
             for r in others
             if r != move.rotation
         ]

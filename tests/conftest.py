@@ -13,6 +13,7 @@ import redis
 
 from bot.redis_server import RedisServer, find_redis_server, free_port
 from bot.store import Store
+from tests.fake_telegram import FakeBotApi
 
 RedisServerFactory = Callable[..., RedisServer]
 
@@ -83,3 +84,12 @@ def fixed_seeds(first: int = 1) -> Callable[[], int]:
     """Deal seeds for `GameService(seeds=...)`: every run of a test plays the same games."""
     deals = iter(range(first, first + 1_000_000))
     return lambda: next(deals)
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[FakeBotApi]:
+    """A fake Telegram Bot API server on 127.0.0.1, recording every call."""
+    server = FakeBotApi()
+    await server.start()
+    yield server
+    await server.stop()

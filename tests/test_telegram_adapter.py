@@ -66,14 +66,6 @@ class ScriptedService:
 
 
 @pytest.fixture
-async def api() -> AsyncIterator[FakeBotApi]:
-    server = FakeBotApi()
-    await server.start()
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
 def service() -> ScriptedService:
     return ScriptedService()
 

@@ -45,14 +45,6 @@ HINT_ONCE = "I cannot write to you privately"  # the service's dm_failed text
 
 
 @pytest.fixture
-async def api() -> AsyncIterator[FakeBotApi]:
-    server = FakeBotApi()
-    await server.start()
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
 async def bot(api: FakeBotApi, store: Store) -> AsyncIterator[Harness]:
     config = Settings(_env_file=None)  # type: ignore[call-arg]
     service = GameService(store, config, seeds=fixed_seeds())
