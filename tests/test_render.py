@@ -17,24 +17,7 @@ from render.__main__ import late_game, main, played
 from render.images import ranking
 from render.table import outline_width
 from render.tiles import wall_width
-
-RGB = tuple[int, int, int]
-
-
-def decode(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG"
-    return image.convert("RGB")
-
-
-def pixel(image: Image.Image, x: float, y: float) -> RGB:
-    value = image.getpixel((round(x), round(y)))
-    assert isinstance(value, tuple)
-    return (value[0], value[1], value[2])
-
-
-def near(a: RGB, b: RGB, tolerance: int = 6) -> bool:
-    return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
+from tests.pixels import RGB, decode, near, pixel
 
 
 def table_with(tiles: dict[tuple[int, int], tuple[str, int]], players: int = 4) -> Game:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import itertools
 from pathlib import Path
 
@@ -19,8 +18,7 @@ from render.fonts import TEXT_CACHE_BYTES, font
 from render.header import TITLE_H, last_move_text, name_of
 from render.memo import ImageCache, image_bytes
 from render.tiles import ART_CACHE_BYTES, cell_art, wall_width
-
-RGB = tuple[int, int, int]
+from tests.pixels import RGB, decode, near, pixel
 
 FAKE_FRENCH = {
     "Move {n} · {who} to play": "Coup {n} · au tour de {who}",
@@ -33,20 +31,6 @@ FAKE_FRENCH = {
 
 def fake_french(message: str) -> str:
     return FAKE_FRENCH.get(message, message)
-
-
-def decode(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
-
-
-def pixel(image: Image.Image, x: float, y: float) -> RGB:
-    value = image.getpixel((round(x), round(y)))
-    assert isinstance(value, tuple)
-    return (value[0], value[1], value[2])
-
-
-def near(a: RGB, b: RGB, tolerance: int = 6) -> bool:
-    return all(abs(p - q) <= tolerance for p, q in zip(a, b, strict=True))
 
 
 def colours_in(image: Image.Image) -> set[RGB]:
