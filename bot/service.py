@@ -166,6 +166,8 @@ class GameService:
     async def complete(self, actor: Actor, text: str) -> list[tuple[str, str]]:
         """Choices for the spot of `play`, for platforms with autocomplete."""
         try:
+            if actor.private:  # the same game `play` would be about there
+                actor = await self._home(actor, str(self.settings.default_language.value))
             loaded = await self._load(Channel.of(actor.platform, actor.channel_id))
         except (StoreUnavailable, Refused):
             return []

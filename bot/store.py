@@ -48,6 +48,8 @@ __all__ = [
 DEADLINES_KEY = "fc:deadlines"
 # A record is expected to be a few KB; this catches runaway growth long before Redis would.
 MAX_DATA_BYTES = 256 * 1024
+# Redis connections per process; more calls at once wait for one (see `Store.from_url`).
+MAX_CONNECTIONS = 50
 
 _PART = re.compile(r"[^:\s]+")
 
@@ -317,16 +319,21 @@ class Store:
         clock: Callable[[], float] = time.time,
     ) -> Store:
         """A store with a short retry policy, so an outage is reported in seconds
-        rather than hanging a chat command; retried writes are safe (see module doc)."""
-        client = aioredis.Redis.from_url(
+        rather than hanging a chat command; retried writes are safe (see module doc).
+
+        A burst of calls (hundreds of autocompletes at once) waits for a free connection,
+        up to `timeout`, instead of failing at once as redis-py's default pool does."""
+        pool = aioredis.BlockingConnectionPool.from_url(
             url,
+            max_connections=MAX_CONNECTIONS,
+            timeout=timeout,
             decode_responses=True,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries),
             health_check_interval=30,
         )
-        return cls(client, archive_ttl=archive_ttl, clock=clock)
+        return cls(aioredis.Redis.from_pool(pool), archive_ttl=archive_ttl, clock=clock)
 
     @property
     def client(self) -> aioredis.Redis:

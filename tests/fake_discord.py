@@ -538,8 +538,14 @@ async def logged_in(client: ClientT) -> AsyncIterator[ClientT]:
 
 async def dispatch(client: discord.Client, payload: Json, timeout: float = 30.0) -> None:
     """Feed an INTERACTION_CREATE to the client and wait for everything it started for it."""
+    await dispatch_all(client, [payload], timeout)
+
+
+async def dispatch_all(client: discord.Client, payloads: list[Json], timeout: float = 30.0) -> None:
+    """Feed many INTERACTION_CREATEs at once, as a busy gateway does, and wait for them all."""
     before = asyncio.all_tasks()
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    for payload in payloads:
+        client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
     started = asyncio.all_tasks() - before
     if started:
         await asyncio.wait_for(asyncio.gather(*started), timeout)
