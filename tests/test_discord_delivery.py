@@ -349,7 +349,7 @@ async def test_buttons_survive_a_restart(fake: FakeDiscord, service: Scripted) -
     assert_settled(fake)
 
 
-async def test_unknown_custom_id_is_not_handled(
+async def test_unknown_custom_id_is_refused_by_the_service_once(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:
     service.reply = Reply(public=[Message("lobby", buttons=[[Button("Join", "fc:j:1")]])])
@@ -357,9 +357,14 @@ async def test_unknown_custom_id_is_not_handled(
     [lobby] = fake.channel_messages()
     lobby.payload["components"][0]["components"][0]["custom_id"] = "other-bot:thing"
     service.calls.clear()
+    service.reply = Reply.error("This button is not valid.")
     await dispatch(client, fake.press_payload(ALICE, lobby, "other-bot:thing"))
-    assert service.calls == []
-    assert fake.last_interaction().callbacks == []
+    assert [(c[0], c[2]) for c in service.calls] == [("press", "other-bot:thing")]
+    assert [m.content for m in fake.last_interaction().seen_by_user()] == [
+        "This button is not valid."
+    ]
+    assert fake.ephemerals(ALICE)[-1].content == "This button is not valid."
+    assert_settled(fake)
 
 
 async def test_spot_autocomplete(fake: FakeDiscord, client: FcClient, service: Scripted) -> None:

@@ -17,7 +17,7 @@ from discord.ext import tasks
 from bot.actor import Actor
 from bot.replies import Reply
 
-from .components import FcButton, FcSelect
+from .components import FcButton, FcSelect, recognised
 from .delivery import PLATFORM, Delivery, Service
 from .translator import FcTranslator
 
@@ -224,6 +224,16 @@ class FcClient(discord.Client):
         await self._answer(
             interaction, lambda actor: self.service.press(actor, data), str(interaction.channel_id)
         )
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A component no dynamic item recognises (an older version's, a mangled id): the
+        service refuses it, so the user gets a reason instead of "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if not recognised(int(data.get("component_type", 0)), custom_id):
+            await self.handle_press(interaction, custom_id)
 
     async def spot_choices(
         self, interaction: discord.Interaction[Any], current: str

@@ -12,11 +12,19 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-__all__ = ["BUTTON_TEMPLATE", "MENU_ID", "FcButton", "FcSelect", "PressHandler"]
+__all__ = ["BUTTON_TEMPLATE", "MENU_ID", "FcButton", "FcSelect", "PressHandler", "recognised"]
 
 # The service's button data starts with "fc:"; anything printable after that is its business.
 BUTTON_TEMPLATE = re.compile(r"(?P<data>fc:[\x21-\x7e]{1,97})")
 MENU_ID = "fcmenu"  # the one spot menu a message may carry; its options carry the data
+
+
+def recognised(component_type: int, custom_id: str) -> bool:
+    """Whether `FcButton` or `FcSelect` below answers this component; Discord tells the user
+    "This interaction failed" about any other, so the client must answer those itself."""
+    if BUTTON_TEMPLATE.fullmatch(custom_id):
+        return True
+    return custom_id == MENU_ID and component_type == discord.ComponentType.select.value
 
 
 @runtime_checkable
