@@ -206,6 +206,35 @@ async def test_public_and_private_parts_go_to_their_places(
     assert_settled(fake)
 
 
+@pytest.mark.parametrize("in_dm", [False, True])
+async def test_two_private_messages_are_both_ephemeral(
+    fake: FakeDiscord, client: FcClient, service: Scripted, in_dm: bool
+) -> None:
+    first, second = png("green"), png("yellow")
+    service.reply = Reply(
+        public=[Message("Bob played")],
+        private=[
+            Message("Your new tile", image=first, image_name="your-tile.png"),
+            Message("Your turn again", image=second, image_name="your-turn.png"),
+        ],
+        channel_id=str(fake.channel_id),
+    )
+    command = fake.dm_command_payload if in_dm else fake.command_payload
+    await dispatch(client, command(BOB, "play", spot="3"))
+    assert [m.content for m in fake.channel_messages()] == ["Bob played"]
+    answers = fake.last_interaction().seen_by_user()
+    assert [(m.content, m.where, m.audience) for m in answers] == [
+        ("Your new tile", "ephemeral", BOB.id),
+        ("Your turn again", "ephemeral", BOB.id),
+    ]
+    assert [m.files for m in answers] == [
+        [("your-tile.png", first)],
+        [("your-turn.png", second)],
+    ]
+    assert [m for m in fake.sent if m.where != "ephemeral"] == fake.channel_messages()
+    assert_settled(fake)
+
+
 async def test_refusal_is_only_ephemeral(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:
