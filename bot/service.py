@@ -9,6 +9,7 @@ two clicks on the same button apply once. The process keeps no game between call
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 import secrets
@@ -16,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from datetime import timedelta
 
 import render
 from engine.forbidden_city import (
@@ -37,6 +39,9 @@ from .targets import CELL, Refused, target
 
 COLOURS_BY_COUNT = {2: ["purple", "yellow"], 3: ["purple", "yellow", "red"]}
 DEADLINE_KINDS = ("remind", "limit")
+# After a platform refuses a private message to someone, the bot stops trying for this long,
+# or until they use the bot privately or turn notices on again.
+DMS_RETRY_AFTER = timedelta(days=1)
 _DATA = re.compile(r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9,@]{1,16}))?$")
 
 
@@ -102,6 +107,7 @@ class GameService:
     async def command(self, actor: Actor, text: str) -> Reply:
         """Run `/fc <text>` typed by `actor`."""
         async with self._gate:
+            await self._dms_open(actor)
             return await self._command(actor, text)
 
     async def _command(self, actor: Actor, text: str) -> Reply:
@@ -141,6 +147,7 @@ class GameService:
     async def press(self, actor: Actor, data: str) -> Reply:
         """A button or menu choice; `data` names the game's channel, so DMs work too."""
         async with self._gate:
+            await self._dms_open(actor)
             return await self._press(actor, data)
 
     async def _press(self, actor: Actor, data: str) -> Reply:
@@ -227,6 +234,26 @@ class GameService:
                 )
             return Reply(public=[Message(text, names=self._names(loaded.table))])
         return Reply()
+
+    async def dms_closed(self, platform: str, user_id: str) -> bool:
+        """Whether `user_id` refused private messages lately: adapters then send them none
+        (a turn notice goes to `dm_failed` as if refused) instead of asking the platform again."""
+        try:
+            since = await self.store.dms_closed_at(platform, user_id)
+        except StoreUnavailable:
+            return False
+        return since is not None and self.clock() - since < DMS_RETRY_AFTER.total_seconds()
+
+    async def dms_refused(self, platform: str, user_id: str) -> None:
+        """The platform refused a private message to `user_id` (DMs closed, bot blocked)."""
+        with contextlib.suppress(StoreUnavailable):
+            await self.store.set_dms_closed(platform, user_id, self.clock(), keep=DMS_RETRY_AFTER)
+
+    async def _dms_open(self, actor: Actor) -> None:
+        """Someone using the bot in a private chat may be written to there again."""
+        if actor.private:
+            with contextlib.suppress(StoreUnavailable):
+                await self.store.clear_dms_closed(actor.platform, actor.user_id)
 
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         """Reminders and turn limits that are due (on `platform`, or all), each claimed so it
@@ -806,6 +833,8 @@ class GameService:
         await self.store.set_notify(
             Channel.of(actor.platform, actor.channel_id), actor.user_id, enabled
         )
+        if enabled:  # perhaps they opened their DMs: try again
+            await self.store.clear_dms_closed(actor.platform, actor.user_id)
         text = (
             tr(lang, "You will get a private message when it is your turn here.")
             if enabled

@@ -548,3 +548,27 @@ class Store:
     async def set_notify(self, channel: Channel, user_id: int | str, enabled: bool) -> None:
         field = f"notify:{_check_part('user id', str(user_id))}"
         await self._redis.hset(channel.settings_key, field, "1" if enabled else "0")
+
+    # --- direct messages ---
+
+    @staticmethod
+    def _dms_key(platform: str, user_id: int | str) -> str:
+        return f"fc:dms:{_check_part('platform', platform)}:{_check_part('user', str(user_id))}"
+
+    @_guarded
+    async def set_dms_closed(
+        self, platform: str, user_id: int | str, at: float, *, keep: timedelta
+    ) -> None:
+        """Remember when the platform refused to let the bot write to the user privately;
+        forgotten after `keep`, so a stale refusal never lingers."""
+        seconds = max(1, int(keep.total_seconds()))
+        await self._redis.set(self._dms_key(platform, user_id), repr(at), ex=seconds)
+
+    @_guarded
+    async def clear_dms_closed(self, platform: str, user_id: int | str) -> None:
+        await self._redis.delete(self._dms_key(platform, user_id))
+
+    @_guarded
+    async def dms_closed_at(self, platform: str, user_id: int | str) -> float | None:
+        value = await self._redis.get(self._dms_key(platform, user_id))
+        return None if value is None else float(value)

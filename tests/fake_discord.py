@@ -360,6 +360,17 @@ class FakeDiscord:
     def dms(self, user: Person) -> list[Sent]:
         return [m for m in self.sent if m.where == "dm" and m.audience == user.id]
 
+    def dm_attempts(self, user: Person) -> int:
+        """Messages the bot tried to send `user` privately, delivered or refused."""
+        return sum(
+            1
+            for method, path in self.requests
+            if method == "POST"
+            and path.startswith("/channels/")
+            and path.endswith("/messages")
+            and self.dm_channels.get(int(path.split("/")[2])) == user.id
+        )
+
     def ephemerals(self, user: Person) -> list[Sent]:
         return [m for m in self.sent if m.where == "ephemeral" and m.audience == user.id]
 

@@ -42,6 +42,7 @@ class Scripted:
     due: list[tuple[str, str, Reply]] = field(default_factory=list)
     hint: Reply = field(default_factory=Reply)
     calls: list[tuple[str, Actor | None, str]] = field(default_factory=list)
+    closed: set[str] = field(default_factory=set)  # platform:user whose DMs refused the bot
     fail: bool = False
 
     async def command(self, actor: Actor, text: str) -> Reply:
@@ -63,6 +64,13 @@ class Scripted:
     ) -> Reply:
         self.calls.append(("dm_failed", None, f"{platform}:{channel_id}:{user_id}"))
         return self.hint
+
+    async def dms_closed(self, platform: str, user_id: str) -> bool:
+        return f"{platform}:{user_id}" in self.closed
+
+    async def dms_refused(self, platform: str, user_id: str) -> None:
+        self.calls.append(("dms_refused", None, f"{platform}:{user_id}"))
+        self.closed.add(f"{platform}:{user_id}")
 
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         mine = [d for d in self.due if platform is None or d[0] == platform]
@@ -427,6 +435,26 @@ async def test_blocked_turn_notice_tells_the_channel(
     assert ("dm_failed", None, f"discord:{fake.channel_id}:{BOB.id}") in service.calls
     assert [m.content for m in fake.dms(CAROL)] == ["FYI"]
     assert fake.dms(BOB) == []
+
+
+async def test_after_a_refused_dm_the_adapter_asks_discord_no_more(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    fake.blocked_dms.add(BOB.id)
+    service.reply = Reply(direct=[Direct(str(BOB.id), Message("reminder"))])
+    await dispatch(client, fake.command_payload(ALICE, "status"))
+    assert fake.dm_attempts(BOB) == 1
+    assert ("dms_refused", None, f"discord:{BOB.id}") in service.calls
+    service.reply = Reply(
+        direct=[
+            Direct(str(BOB.id), Message("Your turn"), turn_notice=True),
+            Direct(str(CAROL.id), Message("FYI")),
+        ]
+    )
+    await dispatch(client, fake.command_payload(ALICE, "play", spot="1"))
+    assert fake.dm_attempts(BOB) == 1  # not asked again
+    assert ("dm_failed", None, f"discord:{fake.channel_id}:{BOB.id}") in service.calls
+    assert [m.content for m in fake.dms(CAROL)] == ["FYI"]
 
 
 async def test_blocked_plain_direct_is_not_reported(

@@ -69,6 +69,12 @@ class Spy:
         self.replies.append(("dm_failed", None, reply))
         return reply
 
+    async def dms_closed(self, platform: str, user_id: str) -> bool:
+        return await self.inner.dms_closed(platform, user_id)
+
+    async def dms_refused(self, platform: str, user_id: str) -> None:
+        await self.inner.dms_refused(platform, user_id)
+
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         due = await self.inner.fire_due(platform)
         self.replies += [("deadline", None, reply) for _, _, reply in due]
