@@ -497,7 +497,7 @@ async def test_build_client_reads_the_dev_guild(
     await client.close()
 
 
-async def test_descriptions_only_are_translated() -> None:
+async def test_translator_gives_discord_only_what_it_accepts() -> None:
     from discord import Locale, app_commands
 
     from bot.discord.translator import FcTranslator
@@ -508,17 +508,23 @@ async def test_descriptions_only_are_translated() -> None:
     def context(location: app_commands.TranslationContextLocation) -> Any:
         return app_commands.TranslationContext(location=location, data=None)  # type: ignore[call-overload]
 
-    join = app_commands.locale_str("Join")  # a msgid the French catalogue has
-    assert await translator.translate(join, Locale.french, context(where.command_description))
-    assert await translator.translate(join, Locale.french, context(where.command_name)) is None
+    join = app_commands.locale_str("join")
+    assert await translator.translate(join, Locale.french, context(where.command_name)) == (
+        "rejoindre"
+    )
+    label = app_commands.locale_str("Join")  # a msgid the French catalogue has
+    assert await translator.translate(label, Locale.french, context(where.command_description))
+    # "Rejoindre" is no command name for Discord (uppercase): the English one stays.
+    assert await translator.translate(label, Locale.french, context(where.command_name)) is None
+    assert await translator.translate(join, Locale.french, context(where.group_name)) is None
     assert (
         await translator.translate(
-            join, Locale.american_english, context(where.command_description)
+            label, Locale.american_english, context(where.command_description)
         )
         is None
     )
     assert (
-        await translator.translate(join, Locale.japanese, context(where.command_description))
+        await translator.translate(label, Locale.japanese, context(where.command_description))
         is None
     )
     unknown = app_commands.locale_str("no such msgid here")
