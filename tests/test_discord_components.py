@@ -61,3 +61,14 @@ async def test_unknown_component_gets_a_private_localized_answer(
     text = await refused(fake, game, client, payload)
     assert text == "Ce bouton n'est pas valide."
     assert_settled(fake)
+
+
+async def test_a_component_missing_from_its_message_is_answered(
+    fake: FakeDiscord, client: FcClient, store: Store
+) -> None:
+    """The bot's own id pattern, but no such component on the message (edited since)."""
+    game = Game(fake, store)
+    lobby = await open_table(fake, client, [ANNE, PLAYERS[1]])
+    payload = fake.press_payload(ANNE, lobby, "fc:zz:nothing")
+    assert await refused(fake, game, client, payload) == "Ce bouton n'est pas valide."
+    assert_settled(fake)

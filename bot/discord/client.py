@@ -261,12 +261,9 @@ class FcClient(discord.Client):
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A component no dynamic item recognises (an older version's, a mangled id): the
         service refuses it, so the user gets a reason instead of "This interaction failed"."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if not recognised(int(data.get("component_type", 0)), custom_id):
-            await self.handle_press(interaction, custom_id)
+        if interaction.type is discord.InteractionType.component and not recognised(interaction):
+            data: dict[str, Any] = dict(interaction.data or {})
+            await self.handle_press(interaction, str(data.get("custom_id", "")))
 
     async def spot_choices(
         self, interaction: discord.Interaction[Any], current: str
