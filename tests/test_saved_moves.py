@@ -15,6 +15,7 @@ import render
 from bot import store as store_module
 from bot.console.app import Console
 from bot.redis_server import RedisServer
+from bot.replies import Reply
 from bot.service import GameService
 from bot.store import CLAIM_LEASE, Channel, Store
 from engine.forbidden_city import Game
@@ -67,9 +68,8 @@ def clock() -> Clock:
     return Clock()
 
 
-def texts(reply: object) -> str:
-    messages = [*getattr(reply, "public", []), *getattr(reply, "private", [])]
-    return " | ".join(m.text for m in messages)
+def texts(reply: Reply) -> str:
+    return " | ".join(m.text for m in [*reply.public, *reply.private])
 
 
 async def one_move_from_the_end(service: GameService, store: Store) -> str:
@@ -86,7 +86,7 @@ async def one_move_from_the_end(service: GameService, store: Store) -> str:
     return current_user(table)
 
 
-async def play_first_spot(service: GameService, user: str) -> object:
+async def play_first_spot(service: GameService, user: str) -> Reply:
     table = await table_of(service.store)
     assert table is not None
     spot = render.spots(table.load_game())[0]
@@ -103,10 +103,10 @@ async def test_a_move_saved_right_before_an_outage_is_told_with_its_image(
     proxy.cut_after(b"EVALSHA", deliver=True, down=True)
     reply = await play_first_spot(service, mover)
     assert proxy.cuts == 1
-    assert reply.ok, texts(reply)  # type: ignore[attr-defined]
-    [public] = reply.public  # type: ignore[attr-defined]
+    assert reply.ok, texts(reply)
+    [public] = reply.public
     assert is_png(public.image) and f"{{u:{other}}}" in public.text
-    [notice] = reply.direct  # type: ignore[attr-defined]
+    [notice] = reply.direct
     assert notice.user_id == other and notice.turn_notice and is_png(notice.message.image)
     await proxy.start()
     after = await table_of(store)
@@ -145,8 +145,8 @@ async def test_a_lost_reply_to_the_last_move_still_ends_the_game_with_its_result
     proxy.cut_after(sent(store_module._ARCHIVE))
     reply = await play_first_spot(service, mover)
     assert proxy.cuts == 1
-    assert reply.ok, texts(reply)  # type: ignore[attr-defined]
-    [public] = reply.public  # type: ignore[attr-defined]
+    assert reply.ok, texts(reply)
+    [public] = reply.public
     assert "Game over" in public.text and "Winner" in public.text and is_png(public.image)
     assert await store.load(ROOM) is None
 
@@ -158,8 +158,8 @@ async def test_an_outage_right_after_the_last_move_leaves_no_game_half_ended(
     proxy.cut_after(b"EVALSHA", deliver=True, down=True)
     reply = await play_first_spot(service, mover)
     assert proxy.cuts == 1
-    assert reply.ok, texts(reply)  # type: ignore[attr-defined]
-    assert "Game over" in reply.public[0].text  # type: ignore[attr-defined]
+    assert reply.ok, texts(reply)
+    assert "Game over" in reply.public[0].text
     await proxy.start()
     assert await store.load(ROOM) is None  # the channel is free for a new table
     assert await store.user_games("console", "ann") == []
