@@ -313,3 +313,16 @@ async def test_after_the_end_the_board_shows_it_and_a_late_move_is_told_the_game
     assert not pressed.ok and "over" in said(pressed)
     aborted = await service.command(who("zed", "room9"), "board")
     assert not aborted.ok and "no table" in said(aborted)
+
+
+async def test_a_deadline_left_from_an_earlier_turn_waits_for_this_turns_time(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    table = await seated(service, ["ann", "bob"])
+    clock.now += 10 * HOUR
+    assert (await play_first_spot(service, current_user(table))).ok
+    moved_at = clock.now
+    await store.schedule(ROOM, "limit", moved_at - 1)  # as a Redis restored from an old save
+    assert await service.fire_due() == []
+    limit = await store.deadline(ROOM, "limit")
+    assert limit is not None and limit.due == moved_at + 72 * HOUR
