@@ -253,9 +253,9 @@ class GameService:
                     continue
                 async with self._gate:
                     reply = await self._fire(deadline.channel, deadline.kind)
-                await self.store.done(claimed)
                 if reply.public or reply.direct:
                     out.append((deadline.channel.platform, deadline.channel.channel_id, reply))
+                await self.store.done(claimed)  # its work is stored: a failure here loses nothing
         except StoreUnavailable as err:
             if not self._store_down:
                 log.warning("deadlines wait for the store: %s", err)

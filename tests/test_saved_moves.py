@@ -214,3 +214,17 @@ async def test_the_console_keeps_polling_deadlines_through_an_outage(
     await proxy.start()
     lines = await console.tick()
     assert any(f"[DM {current_user(table)}]" in line and "reminder" in line for line in lines)
+
+
+async def test_a_reminder_sent_just_before_an_outage_is_still_delivered_once(
+    service: GameService, proxy: CuttingProxy, clock: Clock
+) -> None:
+    table = await seated(service, ["ann", "bob"])
+    clock.now += 12 * HOUR + 1
+    proxy.cut_after(sent(store_module._DONE), down=True)
+    fired = await service.fire_due()
+    assert proxy.cuts == 1
+    assert [d.user_id for _, _, r in fired for d in r.direct] == [current_user(table)]
+    await proxy.start()
+    clock.now += CLAIM_LEASE + 1  # the reminder's work was stored: it does not come again
+    assert await service.fire_due() == []
