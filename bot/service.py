@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import re
 import secrets
@@ -32,7 +33,17 @@ from .actor import Actor
 from .config import Settings
 from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
 from .replies import Button, Direct, Message, Reply, Style, mention
-from .store import AlreadyExists, Channel, Conflict, GameRecord, NotFound, Store, StoreUnavailable
+from .store import (
+    CLAIM_LEASE,
+    AlreadyExists,
+    Channel,
+    ChatSettings,
+    Conflict,
+    GameRecord,
+    NotFound,
+    Store,
+    StoreUnavailable,
+)
 from .summaries import HELP, RULES, describe, final_text, status_text
 from .table import MAX_SEATS, MIN_SEATS, Seat, Table
 from .targets import CELL, Refused, target
@@ -42,6 +53,7 @@ DEADLINE_KINDS = ("remind", "limit")
 # After a platform refuses a private message to someone, the bot stops trying for this long,
 # or until they use the bot privately or turn notices on again.
 DMS_RETRY_AFTER = timedelta(days=1)
+log = logging.getLogger(__name__)
 _DATA = re.compile(r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9,@]{1,16}))?$")
 
 
@@ -80,6 +92,7 @@ class GameService:
         self.settings = settings
         self.clock = clock
         self._seeds = seeds  # deals and seating; tests pass fixed ones
+        self._store_down = False  # so an outage is logged once, not at every poll
         # Work is CPU-bound (replay, images): past a few at once, more only queue inside Redis
         # calls and time out. Waiting here instead keeps every Redis round trip short.
         self._gate = asyncio.Semaphore(max_concurrent)
@@ -257,24 +270,37 @@ class GameService:
 
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         """Reminders and turn limits that are due (on `platform`, or all), each claimed so it
-        fires once across processes and adapters."""
+        fires once across processes and adapters. A claim is a lease: one whose work fails
+        halfway comes due again. Never raises for an outage, so polling loops keep going."""
         out: list[tuple[str, str, Reply]] = []
-        for deadline in await self.store.due(self.clock()):
-            if platform is not None and deadline.channel.platform != platform:
-                continue
-            if not await self.store.claim(deadline):
-                continue
-            async with self._gate:
-                reply = await self._fire(deadline.channel, deadline.kind)
-            if reply.public or reply.direct:
-                out.append((deadline.channel.platform, deadline.channel.channel_id, reply))
+        try:
+            for deadline in await self.store.due(self.clock()):
+                if platform is not None and deadline.channel.platform != platform:
+                    continue
+                claimed = await self.store.lease(deadline, self.clock() + CLAIM_LEASE)
+                if claimed is None:
+                    continue
+                async with self._gate:
+                    reply = await self._fire(deadline.channel, deadline.kind)
+                if reply.public or reply.direct:
+                    out.append((deadline.channel.platform, deadline.channel.channel_id, reply))
+                await self.store.done(claimed)  # its work is stored: a failure here loses nothing
+        except StoreUnavailable as err:
+            if not self._store_down:
+                log.warning("deadlines wait for the store: %s", err)
+            self._store_down = True
+            return out
+        if self._store_down:
+            log.info("the store is back; deadlines fire again")
+        self._store_down = False
         return out
 
     async def restore_deadlines(self) -> int:
         """At start-up, give every turn under way its reminder and time limit again.
 
-        Deadlines live in Redis, so a restart keeps them; this covers a process stopped
-        between saving a move and scheduling the next turn. Returns how many were set.
+        Deadlines live in Redis and are written with each turn, so a restart keeps them;
+        this covers any lost otherwise (a Redis restored from an older save, or games
+        stored before deadlines were written with the turn). Returns how many were set.
         """
         restored = 0
         for channel in await self.store.live_channels():
@@ -282,15 +308,9 @@ class GameService:
             if loaded is None or loaded.table.game is None:
                 continue
             table = loaded.table
-            waits = {
-                "remind": self.settings.reminder_after.total_seconds(),
-                "limit": self.settings.turn_limit.total_seconds(),
-            }
-            for kind, wait in waits.items():
-                if kind == "limit" and table.limit_passed:
-                    continue
-                if await self.store.deadline(channel, kind) is None:
-                    await self.store.schedule(channel, kind, table.turn_started + wait)
+            for kind, due in self._turn_deadlines(table).items():
+                if due is not None and await self.store.deadline(channel, kind) is None:
+                    await self.store.schedule(channel, kind, due)
                     restored += 1
         return restored
 
@@ -338,19 +358,57 @@ class GameService:
         return Loaded(record, table)
 
     async def _need(self, actor: Actor, lang: str) -> Loaded:
-        loaded = await self._load(Channel.of(actor.platform, actor.channel_id))
+        channel = Channel.of(actor.platform, actor.channel_id)
+        loaded = await self._load(channel)
         if loaded is None:
+            if await self._ended(channel) is not None:
+                raise Refused(
+                    tr(
+                        lang,
+                        "The game here is over. /fc board shows the final table; "
+                        "/fc new opens a new one.",
+                    )
+                )
             raise Refused(tr(lang, "There is no table here. Open one with /fc new."))
         return loaded
 
-    async def _save(self, channel: Channel, loaded: Loaded) -> int:
+    async def _ended(self, channel: Channel) -> Loaded | None:
+        """The channel's last game if it was played to the end or ended by a vote (not
+        aborted), while its archive lasts."""
+        record = await self.store.last_archived(channel)
+        if record is None:
+            return None
+        try:
+            table = Table.model_validate_json(record.data)
+            game = table.load_game() if table.game is not None else None
+        except ValueError:
+            return None
+        if game is None or not (game.is_over or table.voted_end):
+            return None
+        return Loaded(record, table)
+
+    async def _save(
+        self, channel: Channel, loaded: Loaded, deadlines: dict[str, float | None] | None = None
+    ) -> int:
         version = await self.store.save(
             channel,
             loaded.table.model_dump_json(),
             loaded.record.version,
             players=loaded.table.user_ids(),
+            deadlines=deadlines,
         )
         return version
+
+    def _turn_deadlines(self, table: Table) -> dict[str, float | None]:
+        """The deadlines of the stored turn, derived from it: written with every move, and
+        again at start-up if missing. A limit already announced is not armed again."""
+        started = table.turn_started
+        return {
+            "remind": started + self.settings.reminder_after.total_seconds(),
+            "limit": None
+            if table.limit_passed
+            else started + self.settings.turn_limit.total_seconds(),
+        }
 
     async def _png(self, lang: str, make: Callable[..., bytes], *args: object) -> bytes:
         """Render in `lang`, off the event loop, so one big image never stalls other games."""
@@ -501,8 +559,8 @@ class GameService:
         table.keep(game)
         table.turn_started = self.clock()
         channel = Channel.of(actor.platform, actor.channel_id)
-        await self._save(channel, loaded)
-        await self._schedule_turn(channel)
+        chat = await self.store.chat_settings(channel)
+        await self._save(channel, loaded, self._turn_deadlines(table))
         seats = ", ".join(
             f"{tr(lang, colour)} {mention(seat.user_id)}"
             for colour, seat in zip(colours, order, strict=True)
@@ -515,7 +573,7 @@ class GameService:
         )
         image = await self._png(lang, render.table_png, game, table.names())
         reply = Reply(public=[Message(text, image=image, names=self._names(table))])
-        reply.direct.extend(await self._turn_notice(channel, table, game, lang))
+        reply.direct.extend(await self._turn_notice(channel, table, game, lang, chat))
         return reply
 
     # ------------------------------------------------------------------ playing
@@ -589,20 +647,26 @@ class GameService:
         table = loaded.table
         names = self._names(table)
         if game.is_over:
-            version = await self._save(channel, loaded)
-            await self.store.archive(channel, version, cancel_deadlines=DEADLINE_KINDS)
+            await self.store.archive(
+                channel,
+                loaded.record.version,
+                data=table.model_dump_json(),
+                cancel_deadlines=DEADLINE_KINDS,
+            )
             lines.append(final_text(table, game, lang))
             image = await self._png(lang, render.end_png, game, table.names())
             return Reply(
                 public=[Message(" ".join(lines), image=image, image_name="final.png", names=names)]
             )
-        await self._save(channel, loaded)
-        await self._schedule_turn(channel)
+        # Everything the reply needs from Redis is read before the save, and the next turn's
+        # deadlines go in the save itself: once the move is stored, nothing else can fail.
+        chat = await self.store.chat_settings(channel)
+        await self._save(channel, loaded, self._turn_deadlines(table))
         lines.append(tr(lang, "Next: {who}.", who=mention(table.user_of(game.current).user_id)))
         # The images are drawn side by side: Pillow releases the GIL for most of the work.
         image, notice, new_tile = await asyncio.gather(
             self._png(lang, render.table_png, game, table.names()),
-            self._turn_notice(channel, table, game, lang),
+            self._turn_notice(channel, table, game, lang, chat),
             self._new_tile(table, game, lang, mover),
         )
         reply = Reply(public=[Message(" ".join(lines), image=image, names=names)], direct=notice)
@@ -641,10 +705,9 @@ class GameService:
         )
 
     async def _turn_notice(
-        self, channel: Channel, table: Table, game: Game, lang: str
+        self, channel: Channel, table: Table, game: Game, lang: str, chat: ChatSettings
     ) -> list[Direct]:
         seat = table.user_of(game.current)
-        chat = await self.store.chat_settings(channel)
         if not chat.notify_enabled(seat.user_id):
             return []
         text = tr(
@@ -654,13 +717,6 @@ class GameService:
         )
         message = await self._private_turn(channel, table, game, lang, text)
         return [Direct(seat.user_id, message, turn_notice=True)]
-
-    async def _schedule_turn(self, channel: Channel) -> None:
-        now = self.clock()
-        await self.store.schedule(
-            channel, "remind", now + self.settings.reminder_after.total_seconds()
-        )
-        await self.store.schedule(channel, "limit", now + self.settings.turn_limit.total_seconds())
 
     async def _pressed_move(
         self, actor: Actor, kind: str, count: int, data: str, lang: str
@@ -739,7 +795,13 @@ class GameService:
         return Reply(private=[Message(text, image=image, image_name="your-tile.png")])
 
     async def _board(self, actor: Actor, args: list[str], lang: str) -> Reply:
-        loaded = await self._need(actor, lang)
+        channel = Channel.of(actor.platform, actor.channel_id)
+        loaded = await self._load(channel)
+        if loaded is None:
+            ended = await self._ended(channel)
+            if ended is None:
+                raise Refused(tr(lang, "There is no table here. Open one with /fc new."))
+            return await self._final(ended.table, ended.table.load_game(), lang)
         table = loaded.table
         if not table.started:
             return await self._status(actor, args, lang)
@@ -852,21 +914,28 @@ class GameService:
         game = table.load_game()
         if game.is_over:
             return Reply()
+        due = self._turn_deadlines(table).get(kind)
+        if due is None:
+            return Reply()
+        if self.clock() < due:  # not yet due for the stored turn: set it for that turn
+            await self.store.schedule(channel, kind, due)
+            return Reply()
         seat = table.user_of(game.current)
         if kind == "remind":
+            chat = await self.store.chat_settings(channel)
+            reply = Reply()
+            if chat.notify_enabled(seat.user_id):
+                text = tr(lang, "A gentle reminder: it is still your turn in Forbidden City.")
+                message = await self._private_turn(channel, table, game, lang, text)
+                reply = Reply(direct=[Direct(seat.user_id, message)])
             await self.store.schedule(
                 channel, "remind", self.clock() + self.settings.reminder_after.total_seconds()
             )
-            chat = await self.store.chat_settings(channel)
-            if not chat.notify_enabled(seat.user_id):
-                return Reply()
-            text = tr(lang, "A gentle reminder: it is still your turn in Forbidden City.")
-            message = await self._private_turn(channel, table, game, lang, text)
-            return Reply(direct=[Direct(seat.user_id, message)])
+            return reply
         if kind == "limit":
             table.limit_passed = True
             try:
-                await self._save(channel, loaded)
+                await self._save(channel, loaded, {"limit": None})
             except Conflict:
                 return Reply()
             hours = int(self.settings.turn_limit.total_seconds() // 3600)
@@ -910,13 +979,14 @@ class GameService:
             )
             return Reply(public=[Message(text)])
         if choice == "end":
+            table.voted_end = True
             await self.store.archive(
-                channel, loaded.record.version, cancel_deadlines=DEADLINE_KINDS
+                channel,
+                loaded.record.version,
+                data=table.model_dump_json(),
+                cancel_deadlines=DEADLINE_KINDS,
             )
-            ranking = sorted(game.players, key=lambda c: -game.scores[c])
-            scores = ", ".join(f"{table.user_of(c).name} {game.scores[c]}" for c in ranking)
-            text = tr(lang, "The players voted to end the game. Coins: {scores}.", scores=scores)
-            return Reply(public=[Message(text)])
+            return await self._final(table, game, lang)
         absent = table.user_of(game.current)
         move = choose_greedy(game, random.Random(game.seed + len(game.moves)))
         assert isinstance(move, Place)
@@ -928,3 +998,25 @@ class GameService:
         table.votes = {}
         table.limit_passed = False
         return await self._after_move(channel, loaded, game, lines, lang)
+
+    async def _final(self, table: Table, game: Game, lang: str) -> Reply:
+        """How a game ended, with its last table: played out, or ended by a vote."""
+        if game.is_over:
+            text = final_text(table, game, lang)
+            image = await self._png(lang, render.end_png, game, table.names())
+        else:
+            best = max(game.scores.values())
+            ranking = sorted(game.players, key=lambda c: -game.scores[c])
+            scores = ", ".join(f"{table.user_of(c).name} {game.scores[c]}" for c in ranking)
+            winners = ", ".join(
+                mention(table.user_of(c).user_id) for c in ranking if game.scores[c] == best
+            )
+            text = tr(
+                lang,
+                "The players voted to end the game. Coins: {scores}. Winner: {winners}.",
+                scores=scores,
+                winners=winners,
+            )
+            image = await self._png(lang, render.table_png, game, table.names())
+        message = Message(text, image=image, image_name="final.png", names=self._names(table))
+        return Reply(public=[message])

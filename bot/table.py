@@ -34,6 +34,7 @@ class Table(BaseModel):
     hinted: list[str] = Field(default_factory=list)  # users told once they cannot get DMs
     votes: dict[str, Literal["skip", "end"]] = Field(default_factory=dict)
     limit_passed: bool = False
+    voted_end: bool = False  # the players ended the game before its last tile
 
     @property
     def started(self) -> bool:
