@@ -29,6 +29,7 @@ from engine.forbidden_city.record import CorruptRecord
 from .actor import Actor
 from .config import Settings
 from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
+from .names import without_controls
 from .replies import Button, Direct, Message, Reply, Style, mention
 from .store import AlreadyExists, Channel, Conflict, GameRecord, NotFound, Store, StoreUnavailable
 from .summaries import HELP, RULES, describe, final_text, status_text
@@ -102,7 +103,7 @@ class GameService:
     async def command(self, actor: Actor, text: str) -> Reply:
         """Run `/fc <text>` typed by `actor`."""
         async with self._gate:
-            return await self._command(actor, text)
+            return await self._command(actor, without_controls(text))
 
     async def _command(self, actor: Actor, text: str) -> Reply:
         words = text.split()
