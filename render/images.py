@@ -20,8 +20,8 @@ from engine.forbidden_city import Game, Tile
 
 from . import palette as pal
 from . import texts as t
-from .fonts import font, stamp
-from .header import PAD, caption_lines, fit, header_height, header_image, last_move_text, name_of
+from .fonts import fit, stamp
+from .header import PAD, caption_lines, header_height, header_image, last_move_text, name_of
 from .spots import Spot, spots
 from .table import Layout, board_layout, draw_board
 from .texts import Translate
@@ -207,7 +207,7 @@ def private_image(
         title = tr(t.YOUR_TILE).format(who=name_of(names, colour, tr))
         if not legal:
             title = tr(t.YOUR_TILE_FITS_NOWHERE)
-        title = fit(draw, title, font(18, bold=True), p.width - 2 * MARGIN - 4)
+        title = fit(title, 18, p.width - 2 * MARGIN - 4, bold=True)
         stamp(canvas, (MARGIN + 2, top + 18), title, 18, pal.TEXT, bold=True, anchor="lm")
         left0 = (p.width - 4 * HAND_STEP + 28) // 2
         _turns(canvas, hand, colour, left0, top + 36, used)
@@ -248,13 +248,13 @@ def hand_image(
     icon = marker_icon(colour, 30)
     image.paste(icon, (PAD, (HAND_BAND - 30) // 2), icon)
     title = tr(t.YOUR_TILE).format(who=name_of(names, colour, tr))
-    title = fit(draw, title, font(18, bold=True), HAND_W - 2 * PAD - 40)
+    title = fit(title, 18, HAND_W - 2 * PAD - 40, bold=True)
     stamp(image, (PAD + 40, HAND_BAND / 2), title, 18, pal.TEXT, bold=True, anchor="lm")
     hand_left = hand_tile_box(0)[0]
     _turns(image, hand, colour, hand_left, HAND_BAND + MARGIN, {0, 1, 2, 3})
     who = name_of(names, game.current, tr)
     status = tr(t.STATUS_MOVE).format(n=len(game.results) + 1, who=who)
-    status = fit(draw, status, font(17, bold=True), HAND_W - 2 * PAD)
+    status = fit(status, 17, HAND_W - 2 * PAD, bold=True)
     ink = pal.LAST if to_play else pal.MUTED  # bright when it is this seat's turn
     stamp(image, (HAND_W / 2, caption_top + 15), status, 17, ink, bold=True, anchor="mm")
     return image
@@ -305,7 +305,7 @@ def end_image(game: Game, names: Names = None, *, tr: Translate | None = None) -
             codes = ended.revealed.get(colour, [])
             tiles_left = p.width - MARGIN - 12 - len(codes) * (END_TILE + 8)
             name = name_of(names, colour, tr) + (f"  · {tr(t.WINNER)}" if winner else "")
-            name = fit(draw, name, font(20, bold=True), tiles_left - MARGIN - 96)
+            name = fit(name, 20, tiles_left - MARGIN - 96, bold=True)
             stamp(canvas, (MARGIN + 88, mid - 11), name, 20, ink, bold=True, anchor="lm")
             coins = t.count(game.coins[seat], t.ONE_COIN, t.COINS, tr)
             line = tr(t.FINAL_COINS).format(coins=coins, bonus=ended.bonus.get(colour, 0))

@@ -16,7 +16,7 @@ from engine.forbidden_city.board import Placed
 
 from . import palette as pal
 from . import texts as t
-from .fonts import font, stamp
+from .fonts import stamp, text_width
 from .spots import Spot
 from .tiles import cell_art, marker_icon
 
@@ -212,7 +212,6 @@ def _badge(
     """Value of a room just closed and what each seat was paid: `11  ●+11 ■+5`."""
     size = max(12, round(layout.cell * 0.3))
     small_size = round(size * 0.85)
-    big, small = font(size, bold=True), font(small_size, bold=True)
     icon = round(size * 0.9)
     pieces: list[tuple[str, str | None]] = [(str(room.value), None)]
     paid = [(colour, amount) for colour, amount in room.paid.items() if amount]
@@ -223,8 +222,8 @@ def _badge(
     gap = round(size * 0.35)
     widths = []
     for index, (text, seat) in enumerate(pieces):
-        f = big if index == 0 else small
-        widths.append(round(draw.textlength(text, font=f)) + (icon + 2 if seat else 0))
+        text_size = size if index == 0 else small_size
+        widths.append(round(text_width(text, text_size, bold=True)) + (icon + 2 if seat else 0))
     width = sum(widths) + gap * (len(pieces) - 1) + size
     height = round(size * 1.5)
     cx, cy = _room_anchor(layout, room.cells)
