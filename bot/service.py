@@ -670,7 +670,7 @@ class GameService:
             (s.rotations for s in render.spots(game) if (s.x, s.y) == (move.x, move.y)), ()
         )
         game.play(move)  # this copy is never saved: it only draws the preview
-        image = await self._png(lang, render.table_png, game, loaded.table.names())
+        image = await self._png(lang, render.preview_png, game, loaded.table.names())
         row = [
             Button(
                 tr(lang, "Place it here"),
