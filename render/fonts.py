@@ -3,11 +3,12 @@ character, so that a name in any script a chat user may have is drawn (fonts/REA
 
 Shipping subsets keeps every image identical everywhere. Noto Sans covers Latin (extended),
 Greek and Cyrillic for player names and translated texts; then, character by character:
-subsets for Arabic, Hebrew, Devanagari and the common CJK characters (Chinese, Japanese,
-Korean), colour emoji from a sprite sheet, the host's own Noto or DejaVu fonts when present,
-and last U+FFFD, a visible placeholder: never a .notdef box, never an empty name. Flags are
-written as their two letters (🇫🇷 as FR). A tiny Noto Sans CJK subset carries the 禁 of the seal
-and the 龍 of the dragons. Faces are loaded once per size.
+subsets for Arabic, Hebrew, Devanagari, symbols (★♥☯①■✓...) and the common CJK characters
+(Chinese, Japanese, Korean), colour emoji from a sprite sheet (first when U+FE0F asks for
+it), the host's own Noto or DejaVu fonts when present, and last U+FFFD, a visible
+placeholder: never a .notdef box, never an empty name. Flags are written as their two letters
+(🇫🇷 as FR). A tiny Noto Sans CJK subset carries the 禁 of the seal and the 龍 of the dragons.
+Faces are loaded once per size.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ FALLBACK_FILES: Final = (
     "NotoSansArabic-Bold-subset.woff2",
     "NotoSansHebrew-Bold-subset.woff2",
     "NotoSansDevanagari-Bold-subset.woff2",
+    "NotoSansSymbols-Bold-subset.woff2",
+    "NotoSansSymbols2-Regular-subset.woff2",
     "NotoSansCJKsc-Bold-subset.woff2",
 )
 # Fonts the host may have (Debian's fonts-noto-*, fonts-dejavu), tried only for characters
@@ -52,6 +55,7 @@ _PROBE_SIZE = 24
 _NOT_A_CHARACTER = "\U0010fffd"  # mapped by no font: draws the .notdef glyph
 _FLAGS = {0x1F1E6 + i: chr(ord("A") + i) for i in range(26)}  # regional indicators → A-Z
 _JOINERS = frozenset("\u200c\u200d")
+_EMOJI_STYLE = "\ufe0f"  # variation selector 16: the emoji style of the character before
 TEXT, EMOJI = "text", "emoji"  # face keys besides fallback file names and system font paths
 
 
@@ -163,11 +167,13 @@ def runs(text: str) -> tuple[Run, ...]:
     """`text` cut into runs each drawn by one face (see the module's fallback order)."""
     text = one_line(text).translate(_FLAGS)
     out: list[list[str]] = []
-    for char in text:
+    for index, char in enumerate(text):
         if out and (_attaches(char) or (char == " " and out[-1][0] != EMOJI)):
             out[-1][1] += char  # a space stays in its run, for shaping (an emoji has none)
             continue
         key = TEXT if char == " " or char in _JOINERS else _face_of(char)
+        if text[index + 1 : index + 2] == _EMOJI_STYLE and char in _emoji():
+            key = EMOJI  # ❤️ asks for the emoji where a symbol font has the plain ❤
         if not key:
             key, char = TEXT, PLACEHOLDER
         if out and out[-1][0] == key:

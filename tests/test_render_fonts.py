@@ -25,6 +25,7 @@ SAMPLES = {
     "hebrew": "דוד",
     "devanagari": "देवनागरी",
     "emoji": "😀🐉👍",
+    "symbols": "★☆♥♡☯①■✓✿",
 }
 SIZE = 24
 NO_GLYPH = "\U0010fffd"  # mapped by no font
@@ -79,6 +80,12 @@ def test_emoji_are_drawn_in_colour() -> None:
     assert any(r > 200 and g > 150 and b < 110 for r, g, b in face)
     tree = colours(drawn("🌲"))  # a green tree
     assert any(g > 120 and g > r + 40 and g > b + 40 for r, g, b in tree)
+
+
+def test_the_emoji_style_selector_picks_the_colour_emoji() -> None:
+    plain, emoji = colours(drawn("❤")), colours(drawn("❤\ufe0f"))
+    assert not any(r > 150 and g < 90 and b < 90 for r, g, b in plain)  # a white outline
+    assert any(r > 150 and g < 90 and b < 90 for r, g, b in emoji)  # a red heart
 
 
 def test_flags_read_as_their_letters() -> None:

@@ -34,6 +34,14 @@ SCRIPTS = {
         "truetype/noto/NotoSansDevanagari-Bold.ttf",
         "U+0020,U+00A0,U+0900-097F,U+A8E0-A8FF,U+1CD0-1CFF,U+200C-200D,U+25CC",
     ),
+    "NotoSansSymbols-Bold-subset.woff2": (  # decorations popular in names: ★☆♥♡☯ ① ...
+        "truetype/noto/NotoSansSymbols-Bold.ttf",
+        "U+0020,U+00A0,U+2190-21FF,U+2300-23FF,U+2460-24FF,U+2600-26FF,U+2700-27BF",
+    ),
+    "NotoSansSymbols2-Regular-subset.woff2": (  # no bold made: ■□▲◆◇●○ ✓✿❀ ⬛ ...
+        "truetype/noto/NotoSansSymbols2-Regular.ttf",
+        "U+0020,U+00A0,U+2190-21FF,U+2300-23FF,U+25A0-27BF,U+2B00-2BFF",
+    ),
 }
 CJK_FILE = "NotoSansCJKsc-Bold-subset.woff2"
 EMOJI_TILE = 32
