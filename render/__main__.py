@@ -69,7 +69,7 @@ def gallery(directory: Path) -> list[Path]:
     """Sample images: start, mid-game (names given), late game, private view, the preview of a
     move, a waiting seat's hand, end."""
     directory.mkdir(parents=True, exist_ok=True)
-    names = {"purple": "Mei", "yellow": "Łukasz", "red": "Aiko", "blue": "Дарья"}
+    names = {"purple": "Mei 美玲", "yellow": "Łukasz", "red": "Aiko 🌸", "blue": "Дарья"}
     mid = played(11, 36)
     while not any(room.paid for room in mid.results[-1].closed):  # a room closed and paid
         mid.play(random.Random(len(mid.moves)).choice(mid.legal_moves()))
