@@ -32,6 +32,7 @@ from engine.forbidden_city.record import CorruptRecord
 from .actor import Actor
 from .config import Settings
 from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
+from .names import without_controls
 from .replies import Button, Direct, Message, Reply, Style, mention
 from .store import (
     CLAIM_LEASE,
@@ -121,7 +122,7 @@ class GameService:
         """Run `/fc <text>` typed by `actor`."""
         async with self._gate:
             await self._dms_open(actor)
-            return await self._command(actor, text)
+            return await self._command(actor, without_controls(text))
 
     async def _command(self, actor: Actor, text: str) -> Reply:
         words = text.split()
@@ -754,7 +755,7 @@ class GameService:
             (s.rotations for s in render.spots(game) if (s.x, s.y) == (move.x, move.y)), ()
         )
         game.play(move)  # this copy is never saved: it only draws the preview
-        image = await self._png(lang, render.table_png, game, loaded.table.names())
+        image = await self._png(lang, render.preview_png, game, loaded.table.names())
         row = [
             Button(
                 tr(lang, "Place it here"),

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engine.forbidden_city import Game
 
-from .images import end_png, hand_png, private_png, table_png
+from .images import end_png, hand_png, preview_png, private_png, table_png
 
 
 def played(seed: int, moves: int | None = None, players: int = 4, start: str = "beginner") -> Game:
@@ -66,10 +66,10 @@ def bench(runs: int) -> dict[str, object]:
 
 
 def gallery(directory: Path) -> list[Path]:
-    """Sample images: start, mid-game (names given), late game, private view, a waiting seat's
-    hand, end."""
+    """Sample images: start, mid-game (names given), late game, private view, the preview of a
+    move, a waiting seat's hand, end."""
     directory.mkdir(parents=True, exist_ok=True)
-    names = {"purple": "Mei", "yellow": "Łukasz", "red": "Aiko", "blue": "Дарья"}
+    names = {"purple": "Mei 美玲", "yellow": "Łukasz", "red": "Aiko 🌸", "blue": "Дарья"}
     mid = played(11, 36)
     while not any(room.paid for room in mid.results[-1].closed):  # a room closed and paid
         mid.play(random.Random(len(mid.moves)).choice(mid.legal_moves()))
@@ -79,6 +79,7 @@ def gallery(directory: Path) -> list[Path]:
         "mid": table_png(mid, names),
         "advanced": table_png(advanced),
         "private": private_png(mid, mid.turn, names),
+        "preview": preview_png(mid, names),
         "hand": hand_png(mid, (mid.turn + 1) % len(mid.players), names),
         "late": table_png(late_game()),
         "end": end_png(played(7), names),

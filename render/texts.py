@@ -82,6 +82,8 @@ END_HINT: Final = N_(
 # NOTE: above the four turns of a player's tile in hand; {who} is that player's name.
 YOUR_TILE: Final = N_("Your tile, {who}: turns clockwise")
 YOUR_TILE_FITS_NOWHERE: Final = N_("Your tile fits nowhere: it will be set aside (discard)")
+# NOTE: on a band across the preview of a move the player has not confirmed yet.
+PREVIEW: Final = N_("Preview: not played yet")
 # NOTE: heading of the ranking under the final table.
 FINAL_RANKING: Final = N_("Final ranking")
 # NOTE: ranking line; {coins} is the "{n} coins" text, {bonus} the coins the end bonus added.
@@ -110,6 +112,7 @@ MESSAGES: Final[tuple[str, ...]] = (
     END_HINT,
     YOUR_TILE,
     YOUR_TILE_FITS_NOWHERE,
+    PREVIEW,
     FINAL_RANKING,
     FINAL_COINS,
 )

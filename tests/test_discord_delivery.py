@@ -19,7 +19,7 @@ from PIL import Image
 from bot.actor import Actor
 from bot.discord import FcClient, build_client
 from bot.discord.delivery import chunks
-from bot.replies import Button, Direct, Message, Reply
+from bot.replies import Button, Direct, Message, Reply, mention
 from tests.fake_discord import FakeDiscord, Person, dispatch, fake_discord, logged_in
 
 ALICE = Person(2001, "Alice", locale="fr")
@@ -190,7 +190,7 @@ async def test_public_and_private_parts_go_to_their_places(
     service.reply = Reply(
         public=[
             Message(
-                "{u:2001} places a tile *here*",
+                f"{mention('2001')} places a tile *here*",
                 image=board,
                 buttons=[[Button("Join", "fc:j:42", "primary"), Button("Start", "fc:st:42")]],
                 names={"2001": "Alice"},
@@ -318,7 +318,7 @@ async def test_button_press_reaches_the_service_with_its_data(
     await dispatch(client, fake.command_payload(ALICE, "new"))
     [lobby] = fake.channel_messages()
     service.calls.clear()
-    service.reply = Reply(public=[Message("{u:2002} joins", names={"2002": BOB.name})])
+    service.reply = Reply(public=[Message(f"{mention('2002')} joins", names={"2002": BOB.name})])
     await dispatch(client, fake.press_payload(BOB, lobby, data))
     [(kind, actor, pressed)] = service.calls
     assert (kind, pressed) == ("press", data)
@@ -419,7 +419,7 @@ async def test_blocked_turn_notice_tells_the_channel(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:
     fake.blocked_dms.add(BOB.id)
-    service.hint = Reply(public=[Message("{u:2002}, I cannot send you DMs", names={})])
+    service.hint = Reply(public=[Message(f"{mention('2002')}, I cannot send you DMs", names={})])
     service.reply = Reply(
         public=[Message("Alice played")],
         direct=[
@@ -472,7 +472,7 @@ async def test_deadline_loop_delivers_discord_replies(
 ) -> None:
     channel = str(fake.channel_id)
     service.due = [
-        ("discord", channel, Reply(public=[Message("{u:2001}, your turn!")])),
+        ("discord", channel, Reply(public=[Message(f"{mention('2001')}, your turn!")])),
         ("telegram", "-100", Reply(public=[Message("not ours")])),
         ("discord", channel, Reply(direct=[Direct(str(ALICE.id), Message("reminder"))])),
     ]

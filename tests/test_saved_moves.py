@@ -15,7 +15,7 @@ import render
 from bot import store as store_module
 from bot.console.app import Console
 from bot.redis_server import RedisServer
-from bot.replies import Reply
+from bot.replies import Reply, mention
 from bot.service import GameService
 from bot.store import CLAIM_LEASE, Channel, Store
 from engine.forbidden_city import Game
@@ -105,7 +105,7 @@ async def test_a_move_saved_right_before_an_outage_is_told_with_its_image(
     assert proxy.cuts == 1
     assert reply.ok, texts(reply)
     [public] = reply.public
-    assert is_png(public.image) and f"{{u:{other}}}" in public.text
+    assert is_png(public.image) and mention(other) in public.text
     [notice] = reply.direct
     assert notice.user_id == other and notice.turn_notice and is_png(notice.message.image)
     await proxy.start()
@@ -135,7 +135,7 @@ async def test_the_next_turn_limit_counts_from_the_move_despite_an_outage(
     clock.now = moved_at + 72 * HOUR + 1
     fired = await service.fire_due()
     public = [m.text for _, _, r in fired for m in r.public]
-    assert len(public) == 1 and f"{{u:{other}}}" in public[0] and "vote" in public[0]
+    assert len(public) == 1 and mention(other) in public[0] and "vote" in public[0]
 
 
 async def test_a_lost_reply_to_the_last_move_still_ends_the_game_with_its_results(

@@ -12,7 +12,7 @@ import pytest
 
 import render
 from bot.actor import Actor
-from bot.replies import Reply
+from bot.replies import Reply, mention
 from bot.service import GameService
 from bot.store import Channel, Deadline, GameRecord, Store
 from engine.forbidden_city import Game
@@ -206,7 +206,7 @@ async def test_ending_by_vote_names_the_winner_and_posts_the_final_table(
     [public] = ended.public
     assert "voted to end" in public.text and "Winner" in public.text
     # Nobody has coins before a move: all share the victory.
-    assert all(f"{{u:{u}}}" in public.text.split("Winner")[1] for u in users)
+    assert all(mention(u) in public.text.split("Winner")[1] for u in users)
     assert is_png(public.image)
     assert await store.load(ROOM) is None
     board = await service.command(who("bob"), "board")
@@ -257,7 +257,7 @@ async def test_notify_off_silences_turn_notices_and_reminders_for_that_player_on
     other = "bob" if mover == "ann" else "ann"
     assert (await service.command(who(other), "notify off")).ok
     played = await play_first_spot(service, mover)
-    assert played.ok and f"{{u:{other}}}" in played.public[0].text  # still named in the channel
+    assert played.ok and mention(other) in played.public[0].text  # still named in the channel
     assert played.direct == []
     clock.now += 12 * HOUR + 1
     assert await service.fire_due() == []
@@ -288,7 +288,7 @@ async def test_a_tile_that_fits_nowhere_is_set_aside_and_the_turn_passes_on(
     reply = await play_first_spot(service, first)
     assert reply.ok, said(reply)
     text = reply.public[0].text
-    assert f"{{u:{second}}}'s tile fits nowhere" in text and f"Next: {{u:{first}}}" in text
+    assert f"{mention(second)}'s tile fits nowhere" in text and f"Next: {mention(first)}" in text
     assert [d.user_id for d in reply.direct] == [first]
     assert (await moves(store))[3:] == ["discard"]
 

@@ -86,7 +86,7 @@ def _button(button: Button) -> InlineKeyboardButton:
 def split_text(message: Message, limit: int = TEXT_LIMIT) -> list[Message]:
     """Pieces of `message` (text only) that each fit in one Telegram message.
 
-    Splits between lines, else between words, so a `{u:id}` mention is never cut.
+    Splits between lines, else between words, so a mention is never cut.
     """
     if visible_length(message) <= limit and len(to_html(message)) <= limit:
         return [Message(message.text, names=message.names)]
