@@ -21,6 +21,7 @@ import render
 from engine.forbidden_city import (
     DISCARD,
     Game,
+    IllegalMove,
     Place,
 )
 from engine.forbidden_city.players import choose_greedy
@@ -33,7 +34,7 @@ from .replies import Button, Direct, Message, Reply, Style, mention
 from .store import AlreadyExists, Channel, Conflict, GameRecord, NotFound, Store, StoreUnavailable
 from .summaries import HELP, RULES, describe, final_text, status_text
 from .table import MAX_SEATS, MIN_SEATS, Seat, Table
-from .targets import CELL, Refused, target
+from .targets import CELL, Refused, explain, target
 
 COLOURS_BY_COUNT = {2: ["purple", "yellow"], 3: ["purple", "yellow", "red"]}
 DEADLINE_KINDS = ("remind", "limit")
@@ -271,6 +272,8 @@ class GameService:
             return await work
         except Refused as refused:
             return Reply.error(str(refused))
+        except IllegalMove as illegal:
+            return Reply.error(explain(illegal, lang))
         except Conflict:
             return Reply.error(
                 tr(lang, "Someone was quicker: that was already played. Nothing was changed.")
