@@ -31,6 +31,7 @@ from .actor import Actor
 from .config import Settings
 from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
 from .replies import Button, Direct, Message, Reply, Style, mention
+from .spot_menu import page_count, spot_menu
 from .store import AlreadyExists, Channel, Conflict, GameRecord, NotFound, Store, StoreUnavailable
 from .summaries import HELP, RULES, describe, final_text, status_text
 from .table import MAX_SEATS, MIN_SEATS, Seat, Table
@@ -159,7 +160,7 @@ class GameService:
             reply = await self._guard(lang, self._join(where, [], lang))
         elif kind == "st":
             reply = await self._guard(lang, self._start(where, [], lang))
-        elif kind in ("sp", "pv", "ok") and count is not None and move is not None:
+        elif kind in ("sp", "pg", "pv", "ok") and count is not None and move is not None:
             reply = await self._guard(lang, self._pressed_move(where, kind, int(count), move, lang))
         reply.channel_id = channel_id
         return reply
@@ -592,27 +593,13 @@ class GameService:
         image = await self._png(lang, render.hand_png, game, mover, table.names())
         return [Message(tr(lang, "Your new tile."), image=image, image_name="your-tile.png")]
 
-    def _spot_choices(self, channel_id: str, game: Game, lang: str) -> list[Button]:
-        count = len(game.moves)
-        return [
-            Button(
-                tr(lang, "Spot {n}: {x},{y}", n=spot.number, x=spot.x, y=spot.y),
-                f"fc:sp:{channel_id}:{count}:{spot.number}",
-            )
-            for spot in render.spots(game)
-        ][:25]
-
     async def _private_turn(
         self, channel: Channel, table: Table, game: Game, lang: str, text: str
     ) -> Message:
         image = await self._png(lang, render.private_png, game, game.current, table.names())
-        return Message(
-            text,
-            image=image,
-            image_name="your-turn.png",
-            choices=self._spot_choices(channel.channel_id, game, lang),
-            choices_placeholder=tr(lang, "Choose a spot"),
-        )
+        message = spot_menu(channel.channel_id, game, lang, 0)
+        message.text, message.image, message.image_name = text, image, "your-turn.png"
+        return message
 
     async def _turn_notice(
         self, channel: Channel, table: Table, game: Game, lang: str
@@ -644,6 +631,10 @@ class GameService:
         if count != len(game.moves):
             raise Refused(tr(lang, "This button is out of date: the table has changed since."))
         channel = actor.channel_id
+        if kind == "pg":
+            if not data.isdigit() or not 0 <= int(data) < page_count(game):
+                raise Refused(tr(lang, "This button is not valid."))
+            return Reply(private=[spot_menu(channel, game, lang, int(data))])
         if kind == "sp":
             if not data.isdigit():
                 raise Refused(tr(lang, "This button is not valid."))
