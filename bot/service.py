@@ -29,6 +29,7 @@ from engine.forbidden_city.record import CorruptRecord
 
 from .actor import Actor
 from .config import Settings
+from .durations import duration_text
 from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
 from .replies import Button, Direct, Message, Reply, Style, mention
 from .spot_menu import page_count, spot_menu
@@ -832,13 +833,12 @@ class GameService:
                 await self._save(channel, loaded)
             except Conflict:
                 return Reply()
-            hours = int(self.settings.turn_limit.total_seconds() // 3600)
             text = tr(
                 lang,
-                "{who} has had the turn for more than {hours} hours. The other players may "
+                "{who} has had the turn for more than {duration}. The other players may "
                 "/fc vote skip (a move is played for them) or /fc vote end (the game ends now).",
                 who=mention(seat.user_id),
-                hours=hours,
+                duration=duration_text(self.settings.turn_limit.total_seconds(), lang),
             )
             return Reply(public=[Message(text, names=self._names(table))])
         return Reply()
