@@ -335,6 +335,11 @@ class GameService:
         return await loop.run_in_executor(self._executor, lambda: make(*args, tr=words))
 
     @staticmethod
+    def _creator_name(table: Table) -> str:
+        seat = table.seat_of(table.creator)
+        return seat.name if seat is not None else table.creator
+
+    @staticmethod
     def _names(table: Table) -> dict[str, str]:
         return {s.user_id: s.name for s in table.seats}
 
@@ -411,9 +416,10 @@ class GameService:
         await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
         text = tr(
             lang,
-            "{who} joins the table ({n}/4).",
+            "{who} joins the table ({n}/4). {creator} starts the game with /fc start.",
             who=mention(actor.user_id),
             n=len(table.seats),
+            creator=self._creator_name(table),
         )
         return Reply(
             public=[
@@ -433,7 +439,8 @@ class GameService:
             raise Refused(
                 tr(
                     lang,
-                    "The game is under way: nobody can leave it now. The creator can /fc abort.",
+                    "The game is under way: nobody can leave it now. {creator} can /fc abort.",
+                    creator=self._creator_name(table),
                 )
             )
         seat = table.seat_of(actor.user_id)
@@ -443,12 +450,17 @@ class GameService:
         if not table.seats:
             await self.store.archive(channel, loaded.record.version)
             return Reply(public=[Message(tr(lang, "Everybody left: the table is closed."))])
-        if table.creator == actor.user_id:
-            table.creator = table.seats[0].user_id
-        await self._save(channel, loaded)
         text = tr(
             lang, "{who} leaves the table ({n}/4).", who=mention(actor.user_id), n=len(table.seats)
         )
+        if table.creator == actor.user_id:
+            table.creator = table.seats[0].user_id
+            text += " " + tr(
+                lang,
+                "{creator} now runs the table and starts the game.",
+                creator=self._creator_name(table),
+            )
+        await self._save(channel, loaded)
         return Reply(
             public=[Message(text, names={**self._names(table), actor.user_id: actor.name})]
         )
@@ -463,7 +475,7 @@ class GameService:
                 tr(
                     lang,
                     "Only {who} can start this game.",
-                    who=next(s.name for s in table.seats if s.user_id == table.creator),
+                    who=self._creator_name(table),
                 )
             )
         if len(table.seats) < MIN_SEATS:
@@ -721,7 +733,8 @@ class GameService:
             names = ", ".join(s.name for s in table.seats)
             text = tr(
                 lang,
-                "Waiting to start ({n}/4): {names}.",
+                "Waiting for {creator} to start ({n}/4): {names}.",
+                creator=self._creator_name(table),
                 n=len(table.seats),
                 names=names,
             )
@@ -761,7 +774,11 @@ class GameService:
         loaded = await self._need(actor, lang)
         if actor.user_id != loaded.table.creator and not actor.is_admin:
             raise Refused(
-                tr(lang, "Only the table's creator or a channel admin can abort the game.")
+                tr(
+                    lang,
+                    "Only {who}, who opened this table, or a channel admin can abort the game.",
+                    who=self._creator_name(loaded.table),
+                )
             )
         channel = Channel.of(actor.platform, actor.channel_id)
         await self.store.archive(channel, loaded.record.version, cancel_deadlines=DEADLINE_KINDS)
