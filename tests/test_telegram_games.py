@@ -264,7 +264,7 @@ async def test_bad_input_is_refused_clearly_and_changes_nothing(bot: Harness, st
         (first, "/fc xyzzy", "Unknown command"),
         (first, "/fc new", "already open"),
         (second, "/fc start", "already started"),
-        (EVE, "/fc abort", "Only the table's creator"),
+        (EVE, "/fc abort", "Only Ann, who opened this table"),
     ]
     for user, text, error in typed:
         calls = await table.say(user, text)
