@@ -9,7 +9,8 @@ import render
 from bot import service as service_module
 from bot.service import GameService
 from bot.store import Store
-from engine.forbidden_city import Place, Tile
+from bot.targets import explain
+from engine.forbidden_city import DISCARD, Game, IllegalMove, Move, Place, Tile
 from tests.conftest import fixed_seeds
 from tests.test_service import (
     CHANNEL,
@@ -137,3 +138,36 @@ async def test_seats_are_drawn_at_random(service: GameService, store: Store) -> 
         orders.add(order)
     assert len(orders) > 2  # 8 deals in join order every time would be 1
     assert len({order[0] for order in orders}) > 1  # the creator does not always begin
+
+
+def engine_refusal(game: Game, move: Move) -> IllegalMove:
+    with pytest.raises(IllegalMove) as err:
+        game.play(move)
+    return err.value
+
+
+@pytest.mark.parametrize(
+    ("move", "english", "german"),
+    [
+        (Place(0, 0, 0), "The cell 0,0 is already taken.", "Das Feld 0,0 ist schon belegt."),
+        (Place(9, 9, 0), "9,9 touches none", "9,9 berührt keines"),
+        (Place(2, 0, 0), "Open edges must meet the same colour", "Offene Kanten"),
+        (DISCARD, "That move is not allowed: the tile in hand fits", "nicht erlaubt"),
+    ],
+)
+def test_the_engines_reasons_read_in_the_players_language(
+    move: Move, english: str, german: str
+) -> None:
+    # The beginner side's east arm is green and open to the east: a pink tile may not meet it.
+    game = Game(["purple", "yellow"], stacks=[["....P"] * 3, ["....G"] * 3])
+    refusal = engine_refusal(game, move)
+    assert english in explain(refusal, "en")
+    assert german in explain(refusal, "de")
+
+
+def test_a_move_after_the_end_reads_the_game_is_over() -> None:
+    game = Game(["purple", "yellow"], stacks=[["....G"] * 3, ["....G"] * 3])
+    game.play(game.legal_moves()[0])
+    game.play(game.legal_moves()[0])
+    assert game.is_over
+    assert explain(engine_refusal(game, Place(2, 0, 0)), "it") == "La partita è finita."
