@@ -24,6 +24,7 @@ import render
 from engine.forbidden_city import (
     DISCARD,
     Game,
+    IllegalMove,
     Place,
 )
 from engine.forbidden_city.players import choose_greedy
@@ -31,9 +32,11 @@ from engine.forbidden_city.record import CorruptRecord
 
 from .actor import Actor
 from .config import Settings
+from .durations import duration_text
 from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
 from .names import without_controls
 from .replies import Button, Direct, Message, Reply, Style, mention
+from .spot_menu import page_count, spot_menu
 from .store import (
     CLAIM_LEASE,
     AlreadyExists,
@@ -47,7 +50,7 @@ from .store import (
 )
 from .summaries import HELP, RULES, describe, final_text, status_text
 from .table import MAX_SEATS, MIN_SEATS, Seat, Table
-from .targets import CELL, Refused, target
+from .targets import CELL, Refused, explain, target
 
 COLOURS_BY_COUNT = {2: ["purple", "yellow"], 3: ["purple", "yellow", "red"]}
 DEADLINE_KINDS = ("remind", "limit")
@@ -179,7 +182,7 @@ class GameService:
             reply = await self._guard(lang, self._join(where, [], lang))
         elif kind == "st":
             reply = await self._guard(lang, self._start(where, [], lang))
-        elif kind in ("sp", "pv", "ok") and count is not None and move is not None:
+        elif kind in ("sp", "pg", "pv", "ok") and count is not None and move is not None:
             reply = await self._guard(lang, self._pressed_move(where, kind, int(count), move, lang))
         reply.channel_id = channel_id
         return reply
@@ -321,6 +324,8 @@ class GameService:
             return await work
         except Refused as refused:
             return Reply.error(str(refused))
+        except IllegalMove as illegal:
+            return Reply.error(explain(illegal, lang))
         except Conflict:
             return Reply.error(
                 tr(lang, "Someone was quicker: that was already played. Nothing was changed.")
@@ -418,6 +423,11 @@ class GameService:
         return await loop.run_in_executor(self._executor, lambda: make(*args, tr=words))
 
     @staticmethod
+    def _creator_name(table: Table) -> str:
+        seat = table.seat_of(table.creator)
+        return seat.name if seat is not None else table.creator
+
+    @staticmethod
     def _names(table: Table) -> dict[str, str]:
         return {s.user_id: s.name for s in table.seats}
 
@@ -494,9 +504,10 @@ class GameService:
         await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
         text = tr(
             lang,
-            "{who} joins the table ({n}/4).",
+            "{who} joins the table ({n}/4). {creator} starts the game with /fc start.",
             who=mention(actor.user_id),
             n=len(table.seats),
+            creator=self._creator_name(table),
         )
         return Reply(
             public=[
@@ -516,7 +527,8 @@ class GameService:
             raise Refused(
                 tr(
                     lang,
-                    "The game is under way: nobody can leave it now. The creator can /fc abort.",
+                    "The game is under way: nobody can leave it now. {creator} can /fc abort.",
+                    creator=self._creator_name(table),
                 )
             )
         seat = table.seat_of(actor.user_id)
@@ -526,12 +538,17 @@ class GameService:
         if not table.seats:
             await self.store.archive(channel, loaded.record.version)
             return Reply(public=[Message(tr(lang, "Everybody left: the table is closed."))])
-        if table.creator == actor.user_id:
-            table.creator = table.seats[0].user_id
-        await self._save(channel, loaded)
         text = tr(
             lang, "{who} leaves the table ({n}/4).", who=mention(actor.user_id), n=len(table.seats)
         )
+        if table.creator == actor.user_id:
+            table.creator = table.seats[0].user_id
+            text += " " + tr(
+                lang,
+                "{creator} now runs the table and starts the game.",
+                creator=self._creator_name(table),
+            )
+        await self._save(channel, loaded)
         return Reply(
             public=[Message(text, names={**self._names(table), actor.user_id: actor.name})]
         )
@@ -546,7 +563,7 @@ class GameService:
                 tr(
                     lang,
                     "Only {who} can start this game.",
-                    who=next(s.name for s in table.seats if s.user_id == table.creator),
+                    who=self._creator_name(table),
                 )
             )
         if len(table.seats) < MIN_SEATS:
@@ -683,27 +700,13 @@ class GameService:
         image = await self._png(lang, render.hand_png, game, mover, table.names())
         return [Message(tr(lang, "Your new tile."), image=image, image_name="your-tile.png")]
 
-    def _spot_choices(self, channel_id: str, game: Game, lang: str) -> list[Button]:
-        count = len(game.moves)
-        return [
-            Button(
-                tr(lang, "Spot {n}: {x},{y}", n=spot.number, x=spot.x, y=spot.y),
-                f"fc:sp:{channel_id}:{count}:{spot.number}",
-            )
-            for spot in render.spots(game)
-        ][:25]
-
     async def _private_turn(
         self, channel: Channel, table: Table, game: Game, lang: str, text: str
     ) -> Message:
         image = await self._png(lang, render.private_png, game, game.current, table.names())
-        return Message(
-            text,
-            image=image,
-            image_name="your-turn.png",
-            choices=self._spot_choices(channel.channel_id, game, lang),
-            choices_placeholder=tr(lang, "Choose a spot"),
-        )
+        message = spot_menu(channel.channel_id, game, lang, 0)
+        message.text, message.image, message.image_name = text, image, "your-turn.png"
+        return message
 
     async def _turn_notice(
         self, channel: Channel, table: Table, game: Game, lang: str, chat: ChatSettings
@@ -727,6 +730,10 @@ class GameService:
         if count != len(game.moves):
             raise Refused(tr(lang, "This button is out of date: the table has changed since."))
         channel = actor.channel_id
+        if kind == "pg":
+            if not data.isdigit() or not 0 <= int(data) < page_count(game):
+                raise Refused(tr(lang, "This button is not valid."))
+            return Reply(private=[spot_menu(channel, game, lang, int(data))])
         if kind == "sp":
             if not data.isdigit():
                 raise Refused(tr(lang, "This button is not valid."))
@@ -818,7 +825,8 @@ class GameService:
             names = ", ".join(s.name for s in table.seats)
             text = tr(
                 lang,
-                "Waiting to start ({n}/4): {names}.",
+                "Waiting for {creator} to start ({n}/4): {names}.",
+                creator=self._creator_name(table),
                 n=len(table.seats),
                 names=names,
             )
@@ -858,7 +866,11 @@ class GameService:
         loaded = await self._need(actor, lang)
         if actor.user_id != loaded.table.creator and not actor.is_admin:
             raise Refused(
-                tr(lang, "Only the table's creator or a channel admin can abort the game.")
+                tr(
+                    lang,
+                    "Only {who}, who opened this table, or a channel admin can abort the game.",
+                    who=self._creator_name(loaded.table),
+                )
             )
         channel = Channel.of(actor.platform, actor.channel_id)
         await self.store.archive(channel, loaded.record.version, cancel_deadlines=DEADLINE_KINDS)
@@ -939,13 +951,12 @@ class GameService:
                 await self._save(channel, loaded, {"limit": None})
             except Conflict:
                 return Reply()
-            hours = int(self.settings.turn_limit.total_seconds() // 3600)
             text = tr(
                 lang,
-                "{who} has had the turn for more than {hours} hours. The other players may "
+                "{who} has had the turn for more than {duration}. The other players may "
                 "/fc vote skip (a move is played for them) or /fc vote end (the game ends now).",
                 who=mention(seat.user_id),
-                hours=hours,
+                duration=duration_text(self.settings.turn_limit.total_seconds(), lang),
             )
             return Reply(public=[Message(text, names=self._names(table))])
         return Reply()

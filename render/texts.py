@@ -27,7 +27,8 @@ def translator(tr: Translate | None) -> Translate:
     return english if tr is None else tr
 
 
-# NOTE: the game's name in the title band; "Die Verbotene Stadt" in German editions.
+# NOTE: the game's name in the title band: "Forbidden City" in every edition ("Die Verbotene
+# Stadt" and "Cité interdite" name Randolph & Rüttinger's game, which the bot also plays).
 TITLE: Final = N_("Forbidden City")
 # NOTE: right of the title; {n} is the move number, {who} a player's name.
 STATUS_MOVE: Final = N_("Move {n} · {who} to play")

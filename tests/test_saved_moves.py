@@ -79,8 +79,11 @@ async def one_move_from_the_end(service: GameService, store: Store) -> str:
     assert record is not None
     table = await table_of(store)
     assert table is not None
-    game = Game(table.load_game().players, start="none", stacks=[["....G"] * 3] * 2)
-    game.play(game.legal_moves()[0])
+    # Full stacks of one open tile (a stored record holds whole stacks): the game ends when both
+    # seats are down to two tiles, after 2 x 28 moves.
+    game = Game(table.load_game().players, start="none", stacks=[["....G"] * 30] * 2)
+    for _ in range(2 * 28 - 1):
+        game.play(game.legal_moves()[0])
     table.keep(game)
     await store.save(ROOM, table.model_dump_json(), record.version)
     return current_user(table)

@@ -278,7 +278,8 @@ async def test_a_tile_that_fits_nowhere_is_set_aside_and_the_turn_passes_on(
     assert record is not None and table is not None
     colours = table.load_game().players
     # All-open green tiles leave only green edges: the pink one cannot go anywhere.
-    stacks = [["....G"] * 6, ["....G", "....P"] + ["....G"] * 4]
+    # (Every seat holds the same 30 tiles, as a stored record must.)
+    stacks = [["....G"] * 29 + ["....P"], ["....G", "....P"] + ["....G"] * 28]
     game = Game(colours, start="none", stacks=stacks)
     for _ in range(2):
         game.play(game.legal_moves()[0])
