@@ -99,6 +99,23 @@ async def test_an_unreachable_user_is_reported_and_not_tried_again(
     assert len([c for c in api.calls if c.chat_id == USER]) == 1
 
 
+async def test_a_report_may_write_to_the_same_chat_without_waiting_for_itself(
+    api: FakeBotApi, bot: Bot
+) -> None:
+    outbox = Outbox(undeliverable)
+    api.unreachable.add(USER)
+    again = parcel(bot, USER, "again")
+
+    async def report() -> None:
+        await outbox.send(again)
+
+    first = parcel(bot, USER, "tile")
+    first.on_unreachable = report
+    assert await asyncio.wait_for(outbox.send(first), 2) == "unreachable"
+    await settled(again)
+    assert again.outcome == "unreachable"
+
+
 async def test_closing_drops_what_is_left_and_frees_its_callers(api: FakeBotApi, bot: Bot) -> None:
     outbox = Outbox(undeliverable)
     api.flood(USER, 30, 10)

@@ -106,6 +106,8 @@ class Outbox:
     async def send(self, parcel: Parcel) -> Outcome | None:
         """Queue `parcel` and wait until it is settled (its outcome) or held up (None)."""
         self.put(parcel)
+        if asyncio.current_task() is self._chats[parcel.chat_id].task:
+            return None  # sent from this chat's own worker (a callback): it cannot wait for itself
         await parcel.released.wait()
         return parcel.outcome
 
