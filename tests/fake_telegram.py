@@ -5,7 +5,8 @@ them, and records every call (chat, text or caption, photo bytes, keyboard). Use
 `unreachable` have never opened the bot: sending to their private chat fails with the 403
 Telegram returns for that. A chat can be `flood`ed: until the flood ends every message to it
 gets Telegram's 429 with a `retry_after`; a group `migrated` to a supergroup refuses messages
-with the new chat's id. Updates are built here as the JSON Telegram would send.
+with the new chat's id; a `failing` chat gets 502s for a while. Updates are built here as the
+JSON Telegram would send.
 
 aiohttp is already installed (discord.py needs it); its server parses the multipart uploads.
 """
@@ -151,6 +152,7 @@ class FakeBotApi:
         self.admins: set[tuple[int, int]] = set()  # (chat id, user id)
         self.floods: dict[int, tuple[float, float]] = {}  # chat id -> (end, retry_after)
         self.migrated: dict[int, int] = {}  # group id -> the supergroup it became
+        self.failing: dict[int, int] = {}  # chat id -> how many more calls fail with 502
         self.updates: list[dict[str, Any]] = []  # served by getUpdates
         self._updates_ready = asyncio.Event()
         self._message_ids = itertools.count(1)
@@ -225,6 +227,9 @@ class FakeBotApi:
         chat_id = call.chat_id
         if call.method not in ("sendMessage", "sendPhoto") or chat_id is None:
             return None
+        if self.failing.get(chat_id, 0) > 0:
+            self.failing[chat_id] -= 1
+            return 502, "Bad Gateway", {}
         if chat_id in self.migrated:
             new_id = self.migrated[chat_id]
             return 400, _UPGRADED, {"migrate_to_chat_id": new_id}

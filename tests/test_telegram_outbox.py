@@ -116,6 +116,25 @@ async def test_a_report_may_write_to_the_same_chat_without_waiting_for_itself(
     assert again.outcome == "unreachable"
 
 
+async def test_network_failures_are_retried_longer_for_turn_notices(
+    api: FakeBotApi, bot: Bot
+) -> None:
+    outbox = Outbox(undeliverable, backoff=0.01)
+    api.failing[USER] = 4
+    notice = parcel(bot, USER, "notice", key="game")
+    assert await outbox.send(notice) is None  # its caller does not wait for the retries
+    await settled(notice)
+    assert notice.outcome == "delivered"
+    api.failing[USER] = 4  # one more than the retries of a parcel without a key
+    menu = outbox.put(parcel(bot, USER, "menu", "preview"))
+    await settled(menu)
+    api.failing[USER] = 3
+    tile = outbox.put(parcel(bot, USER, "tile"))
+    await settled(tile)
+    assert (menu.outcome, tile.outcome) == ("failed", "delivered")
+    assert [c.text for c in api.sent(USER)] == ["notice", "preview", "tile"]
+
+
 async def test_closing_drops_what_is_left_and_frees_its_callers(api: FakeBotApi, bot: Bot) -> None:
     outbox = Outbox(undeliverable)
     api.flood(USER, 30, 10)

@@ -4,9 +4,10 @@ When a chat gets too much, Telegram answers 429 with `retry_after`; python-teleg
 AIORateLimiter would then pause every call of the bot while it waits. Here each chat with
 something to send has its own first-in-first-out queue and worker task, so a flooded chat
 waits alone, and what waits for it is retried until it arrives, unless a newer parcel with the
-same key (a newer turn notice of the same game) replaced it. A caller waits for its parcel only
-until it is delivered, refused, or held up by a flood: a handler never keeps its update slot
-for a flooded chat. Memory is bounded: at most `MAX_QUEUED` parcels wait per chat, and a
+same key (a newer turn notice of the same game) replaced it. Network failures are retried too:
+a few times, or for as long as it takes for a parcel with a key. A caller waits for its parcel
+only until it is delivered, refused, or held up for a retry: a handler never keeps its update
+slot for a flooded chat. Memory is bounded: at most `MAX_QUEUED` parcels wait per chat, and a
 chat's task ends when its queue is empty.
 """
 
@@ -20,15 +21,24 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from telegram.error import ChatMigrated, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 
 log = logging.getLogger(__name__)
 
 MAX_QUEUED: Final = 50  # parcels waiting per chat; past this an old one is dropped
+NETWORK_TRIES: Final = 3  # retries after a network failure, for parcels without a key
+BACKOFF: Final = 1.0  # seconds before the first of those retries, doubling up to:
+MAX_BACKOFF: Final = 60.0
 
 ChatId = int | str
 Step = Callable[[ChatId], Awaitable[object]]  # one Bot API call, given the chat to send to
 Outcome = Literal["delivered", "failed", "unreachable", "superseded", "dropped"]
+
+
+def _transient(error: TelegramError) -> bool:
+    """A network failure or a server error (5xx), not a refusal: worth trying again. A
+    timed-out call may have arrived all the same; a rare double beats a lost notice."""
+    return isinstance(error, NetworkError) and not isinstance(error, BadRequest)
 
 
 def retry_seconds(error: RetryAfter) -> float:
@@ -59,7 +69,7 @@ class Parcel:
 class _Chat:
     queue: deque[Parcel] = field(default_factory=deque)
     current: Parcel | None = None
-    flooded: bool = False
+    held: bool = False  # waiting to retry: callers are not kept waiting meanwhile
     task: asyncio.Task[None] | None = None
 
     def parcels(self) -> list[Parcel]:
@@ -73,14 +83,16 @@ class Outbox:
         self,
         undeliverable: Callable[[TelegramError], bool],
         max_queued: int = MAX_QUEUED,
+        backoff: float = BACKOFF,
     ) -> None:
         self._undeliverable = undeliverable
         self._max_queued = max_queued
+        self._backoff = backoff
         self._chats: dict[ChatId, _Chat] = {}
 
     def put(self, parcel: Parcel) -> Parcel:
         """Queue `parcel`; `await parcel.released.wait()` to wait until it is settled or
-        held up by a flood."""
+        held up for a retry."""
         chat = self._chats.get(parcel.chat_id)
         if chat is None:
             chat = self._chats[parcel.chat_id] = _Chat()
@@ -97,7 +109,7 @@ class Outbox:
             log.warning("too much waiting for chat %s: one parcel dropped", parcel.chat_id)
             dropped.finish("dropped")
         chat.queue.append(parcel)
-        if chat.flooded:
+        if chat.held:
             parcel.released.set()
         if chat.task is None:
             chat.task = asyncio.create_task(self._work(parcel.chat_id, chat))
@@ -162,9 +174,20 @@ class Outbox:
                     break
         parcel.finish("failed" if refused else "delivered")
 
+    @staticmethod
+    async def _hold(chat: _Chat, wait: float) -> None:
+        """Wait before a retry, releasing whoever waits for this chat's parcels."""
+        chat.held = True
+        for waiting in chat.parcels():
+            waiting.released.set()
+        await asyncio.sleep(wait)
+        chat.held = False
+
     async def _call(self, chat: _Chat, parcel: Parcel, step: Step) -> Outcome | None:
-        """One call, retried while the chat is flooded; None if Telegram refused it."""
+        """One call, retried while the chat is flooded or the network fails (a parcel with
+        a key, a turn notice, for as long as it takes); None if Telegram refused it."""
         followed = False  # a group upgraded to a supergroup is followed once
+        failures = 0
         while True:
             if parcel.superseded:
                 return "superseded"
@@ -174,17 +197,24 @@ class Outbox:
             except RetryAfter as flood:
                 wait = retry_seconds(flood)
                 log.info("chat %s is flooded: retrying in %.1f s", parcel.chat_id, wait)
-                chat.flooded = True
-                for waiting in chat.parcels():
-                    waiting.released.set()
-                await asyncio.sleep(wait)
-                chat.flooded = False
+                await self._hold(chat, wait)
             except ChatMigrated as migrated:
                 log.warning("chat %s moved to %s", parcel.chat_id, migrated.new_chat_id)
                 if followed:
                     return None
                 followed, parcel.chat_id = True, migrated.new_chat_id
             except TelegramError as error:
+                if _transient(error) and (parcel.key is not None or failures < NETWORK_TRIES):
+                    failures += 1
+                    wait = min(self._backoff * 2 ** (failures - 1), MAX_BACKOFF)
+                    log.warning(
+                        "sending to chat %s failed (%s): retrying in %.1f s",
+                        parcel.chat_id,
+                        error,
+                        wait,
+                    )
+                    await self._hold(chat, wait)
+                    continue
                 if self._undeliverable(error):
                     log.info("chat %s cannot be reached: %s", parcel.chat_id, error)
                     return "unreachable"
