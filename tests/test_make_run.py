@@ -79,9 +79,14 @@ def test_make_run_in_a_fresh_clone_starts_a_game(fresh_clone: Path, dotenv: bool
 
 
 def test_the_readme_pipe_command_works(fresh_clone: Path) -> None:
-    """The line a reader copies: `printf '...' | make run`, through a real shell."""
+    """The line a reader copies from the README, run as written by a shell."""
+    (command,) = (
+        line.strip()
+        for line in (fresh_clone / "README.md").read_text().splitlines()
+        if line.strip().endswith("| make run")
+    )
     done = subprocess.run(
-        ["sh", "-c", "printf 'ann new\\nbob join\\nann start\\nquit\\n' | make run"],
+        ["sh", "-c", command],
         cwd=fresh_clone,
         env=bot_environment(),
         capture_output=True,
