@@ -13,7 +13,6 @@ printed lines and PNG files.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import sys
 from collections.abc import Awaitable, Callable
@@ -22,6 +21,7 @@ from pathlib import Path
 from ..actor import Actor
 from ..replies import Message, Reply
 from ..service import GameService
+from .stdin import StdinLines
 
 CHANNEL = "table"
 PROMPT = "> "
@@ -107,48 +107,6 @@ class Console:
         return lines
 
 
-class StdinLines:
-    """Lines typed on stdin, read on the event loop rather than in a thread: a thread
-    blocked in `input()` made Ctrl-C wait for Enter. Raises EOFError at end of input."""
-
-    def __init__(self) -> None:
-        self._fd = sys.stdin.fileno()
-        self._pending = b""
-        self._prompt = sys.stdin.isatty()
-
-    async def _chunk(self) -> bytes:
-        loop = asyncio.get_running_loop()
-        ready: asyncio.Future[None] = loop.create_future()
-
-        def readable() -> None:
-            if not ready.done():
-                ready.set_result(None)
-
-        try:
-            loop.add_reader(self._fd, readable)
-        except PermissionError:  # a regular file: epoll refuses it, and it never blocks
-            return os.read(self._fd, 65536)
-        try:
-            await ready
-        finally:
-            loop.remove_reader(self._fd)
-        return os.read(self._fd, 65536)
-
-    async def __call__(self) -> str:
-        if self._prompt:
-            sys.stdout.write(PROMPT)
-            sys.stdout.flush()
-        while b"\n" not in self._pending:
-            chunk = await self._chunk()
-            if not chunk:
-                if not self._pending:
-                    raise EOFError
-                self._pending += b"\n"
-            self._pending += chunk
-        line, _, self._pending = self._pending.partition(b"\n")
-        return line.decode(sys.stdin.encoding or "utf-8", errors="replace")
-
-
 async def run(
     service: GameService,
     images: Path,
@@ -156,7 +114,7 @@ async def run(
     write: Callable[[str], object] = print,
 ) -> None:
     """Read lines until 'quit', end of input (Ctrl-D) or cancellation (Ctrl-C)."""
-    read = read or StdinLines()
+    read = read or StdinLines(PROMPT)
     console = Console(service, images)
     write(INTRO.format(images=images))
 
