@@ -163,31 +163,32 @@ def _unreadable(binary: Path, version: int) -> str | None:
 
 
 @functools.cache
-def _version(binary: Path) -> tuple[int, ...]:
+def _version(binary: Path) -> tuple[int, int] | None:
+    """(major, minor) from `redis-server --version`, None if it does not say."""
     said = subprocess.run(
         [str(binary), "--version"], capture_output=True, text=True, timeout=60
     ).stdout
     found = re.search(r"v=(\d+)\.(\d+)", said)
-    return (int(found[1]), int(found[2])) if found else (0, 0)
+    return (int(found[1]), int(found[2])) if found else None
 
 
 def check_readable(folder: Path, binary: Path) -> None:
     """Refuse to start `binary` on data it cannot load: Redis would start empty (an
     append-only file it does not know is ignored) and later overwrite the games."""
-    if (folder / _AOF_DIR).is_dir() and _version(binary) < (7, 0):
-        major, minor = _version(binary)
+    version = _version(binary) if (folder / _AOF_DIR).is_dir() else None
+    if version is not None and version < (7, 0):
         raise FolderError(
             f"the games in {folder} were saved by Redis 7 or newer ({_AOF_DIR}/), which "
-            f"{binary} (Redis {major}.{minor}) cannot read. {_ADVICE}"
+            f"{binary} (Redis {version[0]}.{version[1]}) cannot read. {_ADVICE}"
         )
     candidates = [*folder.glob("*.rdb"), *folder.glob("*.aof"), *folder.glob("*/*.rdb")]
     for path in sorted(candidates):
-        version = _rdb_version(path)
-        if version is None:
+        rdb = _rdb_version(path)
+        if rdb is None:
             continue
-        reason = _unreadable(binary, version)
+        reason = _unreadable(binary, rdb)
         if reason is not None:
             raise FolderError(
-                f"the games in {folder} were saved in RDB format {version} "
+                f"the games in {folder} were saved in RDB format {rdb} "
                 f"({path.relative_to(folder)}), which {binary} cannot read ({reason}). " + _ADVICE
             )
