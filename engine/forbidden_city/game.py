@@ -257,6 +257,21 @@ class Game:
             game.play(move)
         return game
 
+    def copy(self) -> Game:
+        """An independent game in the same state, without replaying (for search players)."""
+        other = Game.__new__(Game)
+        other.players, other.start, other.seed = self.players, self.start, self.seed
+        other.stacks = self.stacks
+        other.board = self.board.copy()
+        other.coins = list(self.coins)
+        other.turn = self.turn
+        other.moves = list(self.moves)
+        other.results = list(self.results)
+        other._next = list(self._next)
+        other._hand_tiles = self._hand_tiles  # a cache of parsed tiles, safe to share
+        other.ended = self.ended
+        return other
+
     def to_json(self) -> str:
         """The record: deal, moves and a coin snapshot (see record.py)."""
         from .record import dumps
