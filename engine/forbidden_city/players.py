@@ -30,9 +30,17 @@ def gains(game: Game, move: Place) -> dict[str, int]:
     return paid
 
 
+def advantage(game: Game, move: Move) -> float:
+    """What `move` pays the seat to play, less half of what it pays the others."""
+    if not isinstance(move, Place):
+        return 0.0
+    me = game.current
+    paid = gains(game, move)
+    return paid.get(me, 0) - 0.5 * sum(n for c, n in paid.items() if c != me)
+
+
 def choose_greedy(game: Game, rng: random.Random) -> Move:
     """Take the move that pays this seat most against the others; otherwise any quiet move."""
-    me = game.current
     moves = game.legal_moves()
     if isinstance(moves[0], Discard):
         return moves[0]
@@ -40,9 +48,7 @@ def choose_greedy(game: Game, rng: random.Random) -> Move:
     best_score = 0.0
     quiet: list[Move] = []
     for move in moves:
-        assert isinstance(move, Place)
-        paid = gains(game, move)
-        score = paid.get(me, 0) - 0.5 * sum(n for c, n in paid.items() if c != me)
+        score = advantage(game, move)
         if score > best_score:
             best, best_score = [move], score
         elif score == best_score and score > 0:

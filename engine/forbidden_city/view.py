@@ -33,6 +33,7 @@ class SeatView(BaseModel):
     hand: str | None
     legal_moves: list[str]  # only in the view of the seat to play
     moves: list[str]
+    played: list[str]  # each move's tile as printed (unrotated): all lie face up on the table
     over: bool
     winners: list[str]
     revealed: dict[str, list[str]]
@@ -46,6 +47,7 @@ def view(game: Game, seat: str | None = None) -> SeatView:
         code = placed.tile.code if placed.tile is not None else placed.edges
         owner = game.players[placed.owner] if placed.owner is not None else None
         table.append(TableCell(x=x, y=y, kind=placed.kind, code=code, owner=owner))
+    n = len(game.players)
     own_turn = seat is not None and not game.is_over and seat == game.current
     return SeatView(
         players=list(game.players),
@@ -58,6 +60,7 @@ def view(game: Game, seat: str | None = None) -> SeatView:
         hand=game.hand(seat) if seat is not None else None,
         legal_moves=[str(m) for m in game.legal_moves()] if own_turn else [],
         moves=[str(m) for m in game.moves],
+        played=[game.stacks[i % n][i // n] for i in range(len(game.moves))],
         over=game.is_over,
         winners=game.winners,
         revealed=game.ended.revealed if game.ended else {},

@@ -1,0 +1,6 @@
+"""Computer players for every game of the common engine shape (see `protocol.py`)."""
+
+from .players import KINDS, LEVELS, Player, game_ai
+from .search import Budget, Decision, search
+
+__all__ = ["KINDS", "LEVELS", "Budget", "Decision", "Player", "game_ai", "search"]

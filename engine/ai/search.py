@@ -1,0 +1,145 @@
+"""Information-set Monte Carlo tree search (single observer), for any engine of the common shape.
+
+The searcher never sees a game: it gets one seat's view and asks the game's AI module for
+*determinizations*, full games that agree with everything that view shows and invent the rest
+(other hands, stack order, dice to come). One tree is grown over many of them, so a move is
+judged by how it fares across every world the seat cannot tell apart (Cowling, Powley and
+Whitehouse 2012). Statistics are per information set of the searching seat; a node's
+availability count, not its parent's visits, feeds the exploration term, because an action is
+only legal in some determinizations.
+
+Budgets are counted in iterations, so a seed gives the same decision on any machine; a wall-clock
+cap (`max_seconds`) only guards against a slow machine and is never reached at the levels' budgets.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .protocol import GameAI, Rewards, SearchGame
+
+EXPLORATION = 0.7
+
+
+@dataclass(slots=True)
+class Node:
+    seat: str | None = None  # who chose the action leading here
+    action: Any = None
+    parent: Node | None = None
+    children: dict[str, Node] = field(default_factory=dict)
+    visits: int = 0
+    available: int = 0
+    total: float = 0.0
+
+    def ucb(self) -> float:
+        mean = self.total / self.visits
+        return mean + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    iterations: int
+    determinizations: int = 24
+    max_seconds: float = 2.0
+
+
+@dataclass(slots=True)
+class Decision:
+    action: Any
+    iterations: int
+    seconds: float
+    visits: dict[str, int]
+
+
+def terminal_rewards(game: SearchGame) -> Rewards:
+    """A win is worth most; the score share breaks ties between losing lines."""
+    scores = game.scores
+    best = max(scores.values()) or 1
+    winners = set(game.winners)
+    return {s: 0.85 * (s in winners) + 0.15 * max(0, scores[s]) / best for s in game.players}
+
+
+def search(
+    view: Any,
+    seat: str,
+    ai: GameAI,
+    budget: Budget,
+    rng: random.Random,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Decision:
+    """The action `seat` should take now, judged from `view` alone."""
+    started = clock()
+    worlds = [ai.determinize(view, seat, rng) for _ in range(max(1, budget.determinizations))]
+    first = worlds[0]
+    legal = list(first.legal_actions(seat))
+    if not legal:
+        raise ValueError(f"{seat} has nothing to decide")
+    if len(legal) == 1:
+        return Decision(legal[0], 0, clock() - started, {})
+    root = Node()
+    allowed = {str(a) for a in ai.candidates(first, seat, rng)} if len(legal) > 1 else None
+    done = 0
+    while done < budget.iterations and clock() - started < budget.max_seconds:
+        game = ai.copy(worlds[done % len(worlds)])
+        _iterate(root, game, ai, rng, allowed)
+        done += 1
+    mine = {str(a): a for a in legal}
+    visits = {key: child.visits for key, child in root.children.items() if key in mine}
+    best = max(visits, key=lambda k: (visits[k], root.children[k].total)) if visits else None
+    action = mine[best] if best is not None else rng.choice(legal)
+    return Decision(action, done, clock() - started, visits)
+
+
+def _iterate(
+    root: Node, game: SearchGame, ai: GameAI, rng: random.Random, allowed: set[str] | None
+) -> None:
+    node = root
+    # Selection and expansion.
+    while not game.is_over:
+        turn = game.to_act
+        if not turn:
+            break
+        actor = turn[0].seat
+        actions = game.legal_actions(actor)
+        keyed = {str(a): a for a in actions}
+        if node is root and allowed is not None:
+            keyed = {k: a for k, a in keyed.items() if k in allowed} or keyed
+        untried = [k for k in keyed if k not in node.children]
+        for key, child in node.children.items():
+            if key in keyed:
+                child.available += 1
+        if untried:
+            key = untried[int(rng.random() * len(untried))]
+            child = Node(actor, keyed[key], node, available=1)
+            node.children[key] = child
+            game.play(actor, keyed[key])
+            node = child
+            break
+        key = max((k for k in node.children if k in keyed), key=lambda k: node.children[k].ucb())
+        node = node.children[key]
+        game.play(actor, keyed[key])
+    rewards = _playout(game, ai, rng)
+    while node is not None:
+        node.visits += 1
+        if node.seat is not None:
+            node.total += rewards.get(node.seat, 0.0)
+        node = node.parent  # type: ignore[assignment]
+
+
+def _playout(game: SearchGame, ai: GameAI, rng: random.Random) -> Rewards:
+    for _ in range(ai.playout_depth):
+        if game.is_over:
+            return terminal_rewards(game)
+        turn = game.to_act
+        if not turn:
+            break
+        actor = turn[0].seat
+        game.play(actor, ai.policy(game, actor, rng))
+    if game.is_over:
+        return terminal_rewards(game)
+    return ai.evaluate(game)
