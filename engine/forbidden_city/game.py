@@ -9,7 +9,10 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
+
+from engine.core.errors import IllegalMove as IllegalMove
+from engine.core.shape import ToAct
 
 from .board import Board, IllegalPlacement, legal_rotations, legality_table
 from .catalogue import COLOURS, TWO_PLAYER_COLOURS, stack_for
@@ -28,14 +31,6 @@ if TYPE_CHECKING:
     from .view import SeatView
 
 TILES_LEFT_AT_END = 2
-
-
-class IllegalMove(ValueError):
-    """A move the rules do not allow now; `reason` says why in plain words."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class GameOverError(IllegalMove):
@@ -162,6 +157,19 @@ class Game:
                 moves.append(Place(x, y, r))
         return moves or [DISCARD]
 
+    @property
+    def to_act(self) -> list[ToAct]:
+        """The seat to play (kind "place"); nobody once the game is over."""
+        return [] if self.is_over else [ToAct(self.current, "place")]
+
+    def legal_actions(self, seat: str) -> list[Move]:
+        """`legal_moves()` for the seat to play, nothing for the others."""
+        return self.legal_moves() if not self.is_over and seat == self.current else []
+
+    @staticmethod
+    def parse_action(text: str) -> Move:
+        return parse_move(text)
+
     def has_placement(self) -> bool:
         tile = self._hand_tile()
         if not len(self.board):
@@ -169,12 +177,22 @@ class Game:
         return any(legal_rotations(tile, key) for key in self.board.frontier().values())
 
     # --------------------------------------------------------------- playing
-    def play(self, move: Move | str) -> MoveResult:
-        """Apply `move` for the seat to play; raise IllegalMove (state unchanged) if it may not."""
+    @overload
+    def play(self, move: Move | str, /) -> MoveResult: ...
+
+    @overload
+    def play(self, seat: str, move: Move | str, /) -> MoveResult: ...
+
+    def play(self, first: Move | str, second: Move | str | None = None, /) -> MoveResult:
+        """Apply a move for the seat to play (`play(move)`, or `play(seat, move)` which also
+        checks the seat); raise IllegalMove (state unchanged) if it may not."""
+        move = first if second is None else second
         if isinstance(move, str):
             move = parse_move(move)
         if self.is_over:
             raise GameOverError("the game is over")
+        if second is not None and first != self.current:
+            raise IllegalMove(f"it is {self.current}'s turn, not {first}'s")
         seat = self.turn
         colour = self.players[seat]
         tile = self._hand_tile()

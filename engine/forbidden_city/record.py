@@ -10,12 +10,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine.core.errors import CorruptRecord
+from engine.core.record import replay
+
 from .game import Game
-from .moves import parse_move
 
-
-class CorruptRecord(ValueError):
-    """A record that does not replay to the game it claims to be."""
+__all__ = ["CorruptRecord", "GameRecord", "dumps", "from_record", "loads", "to_record"]
 
 
 class GameRecord(BaseModel):
@@ -47,14 +47,9 @@ def from_record(record: GameRecord) -> Game:
         game = Game(record.players, record.start, record.seed, record.stacks)
     except ValueError as err:
         raise CorruptRecord(f"bad deal: {err}") from None
-    for index, text in enumerate(record.moves):
-        try:
-            game.play(parse_move(text))
-        except ValueError as err:
-            raise CorruptRecord(f"move {index + 1} ({text}): {err}") from None
-    if game.coins != record.coins:
-        raise CorruptRecord(f"coins {record.coins} do not match the replayed {game.coins}")
-    return game
+    seats = game.players
+    actions = [(seats[i % len(seats)], text) for i, text in enumerate(record.moves)]
+    return replay(game, actions, {"coins": record.coins}, lambda g: {"coins": g.coins})
 
 
 def dumps(game: Game) -> str:
