@@ -9,6 +9,7 @@ stops once the given number of officials is exiled.
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import time
@@ -63,7 +64,8 @@ def midgame(board: Board, rng: random.Random, exiled: int = 6) -> Midgame:
 
 def entry_figures(board: Board, positions: list[Midgame]) -> dict[str, object]:
     """For each pavilion as the open one: how many officials can enter it in one move
-    (mean, median, max over the positions, and the share of positions where nobody can)."""
+    (mean, median, max over the positions, and the share of positions where nobody can);
+    also how many officials are on the board, and how many of them off the start squares."""
     per: dict[str, object] = {}
     counts_all: list[int] = []
     for p in sorted(board.pavilions):
@@ -74,7 +76,9 @@ def entry_figures(board: Board, positions: list[Midgame]) -> dict[str, object]:
         counts_all.extend(counts)
         per[str(p)] = _summary(counts)
     on_board = [len(pos.at) for pos in positions]
+    free = [sum(not board.is_start(sq) for sq in pos.at.values()) for pos in positions]
     return {
+        "off_start": _summary(free),
         "positions": len(positions),
         "officials": _summary(on_board),
         "all": _summary(counts_all),
@@ -92,16 +96,30 @@ def _summary(counts: list[int]) -> dict[str, float]:
 
 
 def time_every_move(board: Board, positions: list[Midgame], repeat: int = 5) -> float:
-    """Median seconds for every legal move of every official (`every_move`) on a position."""
+    """Median processor seconds for every move of every official (`every_move`) on a position
+    (processor time, so that other work on a shared machine does not count)."""
     times = []
     for pos in positions:
         for _ in range(repeat):
-            began = time.perf_counter()
+            began = time.process_time()
             every_move(board, pos.at, pos.open)
-            times.append(time.perf_counter() - began)
+            times.append(time.process_time() - began)
     return statistics.median(times)
 
 
 def positions(board: Board, count: int, seed: int = 0, exiled: int = 6) -> list[Midgame]:
     rng = random.Random(seed)
     return [midgame(board, rng, exiled) for _ in range(count)]
+
+
+def main() -> None:
+    """Print the figures of docs/rules-notes.md for the engine's own board, as JSON."""
+    board = Board.default()
+    found = positions(board, 200, seed=1)
+    figures = entry_figures(board, found)
+    figures["every_move_ms"] = round(time_every_move(board, found[:50]) * 1000, 3)
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
