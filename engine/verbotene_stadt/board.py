@@ -42,8 +42,8 @@ class Board:
         "pavilion_of",
         "pavilions",
         "ray_bits",
+        "ray_ends",
         "ray_enters",
-        "rays",
         "squares",
         "start_squares",
         "step_offsets",
@@ -103,9 +103,9 @@ class Board:
                 rays.append(tuple(ray))
                 bits.append(sum(1 << j for j in ray))
                 enters.append(int(self._kinds[nxt]) if door else 0)
-        self.rays: tuple[tuple[int, ...], ...] = tuple(rays)
         self.ray_bits: tuple[int, ...] = tuple(bits)
         self.ray_enters: tuple[int, ...] = tuple(enters)
+        self.ray_ends: tuple[int, ...] = tuple(ray[-1] if ray else -1 for ray in rays)
 
     # ------------------------------------------------------------ reading
     def contains(self, sq: Square) -> bool:

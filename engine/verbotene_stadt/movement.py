@@ -64,8 +64,8 @@ def _slide(board: Board, occ: int, i: int, d: int, open_pavilion: int) -> int:
         return _STUCK if stop == i else stop
     if open_pavilion and board.ray_enters[k] == open_pavilion:
         return _ENTERS
-    ray = board.rays[k]
-    return ray[-1] if ray else _STUCK
+    stop = board.ray_ends[k]
+    return stop if stop >= 0 else _STUCK
 
 
 def _search(
@@ -79,52 +79,72 @@ def _search(
     ends: dict[int, tuple[str, ...]] = {}
     entry: tuple[str, ...] | None = None
     seen = bytearray(len(board.floor) * 2)
-    one_step, steps, floor = board.one_step, board.steps, board.floor
-    bits, rays, enters, offsets = board.ray_bits, board.rays, board.ray_enters, board.step_offsets
+    bits, ray_ends, enters = board.ray_bits, board.ray_ends, board.ray_enters
+    offsets, one_step = board.step_offsets, board.one_step
+    wanted = open_pavilion or -1  # never equal to ray_enters' 0 for "no pavilion"
     queue: list[tuple[int, int, tuple[str, ...]]] = [(origin, -1, ())]
     for i, last, path in queue:
-        short = one_step[i]
+        if one_step[i]:
+            entered = _one_square(board, occ, i, last, path, origin, ends, wanted)
+            if entered is not None and entry is None:
+                entry = entered
+                if first_entry_only:
+                    return ends, entry
+            continue
+        base = i * 4
         for d in _ANY if last < 0 else _TURNS[last]:
-            k = i * 4 + d
-            if short:
-                stop = steps[k]
-                if stop < 0:
-                    continue
-                if not floor[stop]:
-                    if open_pavilion and board.pavilion_of[stop] == open_pavilion:
-                        stop = _ENTERS
-                    else:
-                        continue
-                elif occ >> stop & 1:
-                    continue
-            else:
-                hit = occ & bits[k]
-                if hit:
-                    if d == 1 or d == 2:
-                        stop = (hit & -hit).bit_length() - 1 - offsets[d]
-                    else:
-                        stop = hit.bit_length() - 1 - offsets[d]
-                    if stop == i:
-                        continue
-                elif open_pavilion and enters[k] == open_pavilion:
-                    stop = _ENTERS
+            k = base + d
+            hit = occ & bits[k]
+            if hit:
+                if d == 1 or d == 2:
+                    stop = (hit & -hit).bit_length() - 1 - offsets[d]
                 else:
-                    ray = rays[k]
-                    if not ray:
-                        continue
-                    stop = ray[-1]
-            if stop == _ENTERS:
+                    stop = hit.bit_length() - 1 - offsets[d]
+                if stop == i:
+                    continue
+            elif enters[k] == wanted:
                 if entry is None:
                     entry = path + _ONE[d]
                     if first_entry_only:
                         return ends, entry
                 continue
-            if stop != origin and stop not in ends:
+            else:
+                stop = ray_ends[k]
+                if stop < 0:
+                    continue
+            if stop not in ends and stop != origin:
                 ends[stop] = path + _ONE[d]
-            if not short and not seen[stop * 2 + (d & 1)]:
-                seen[stop * 2 + (d & 1)] = 1
+            key = stop * 2 + (d & 1)
+            if not seen[key]:
+                seen[key] = 1
                 queue.append((stop, d, path + _ONE[d]))
     return ends, entry
+
+
+def _one_square(
+    board: Board,
+    occ: int,
+    i: int,
+    last: int,
+    path: tuple[str, ...],
+    origin: int,
+    ends: dict[int, tuple[str, ...]],
+    wanted: int,
+) -> tuple[str, ...] | None:
+    """The slides from a start square: one square each, ending the move; records the end
+    squares in `ends` and returns the first entering path, if any."""
+    entered = None
+    for d in _ANY if last < 0 else _TURNS[last]:
+        stop = board.steps[i * 4 + d]
+        if stop < 0:
+            continue
+        if not board.floor[stop]:
+            if board.pavilion_of[stop] == wanted and entered is None:
+                entered = path + _ONE[d]
+            continue
+        if not occ >> stop & 1 and stop not in ends and stop != origin:
+            ends[stop] = path + _ONE[d]
+    return entered
 
 
 def _origin(board: Board, at: Mapping[str, Square], official: str) -> int:
