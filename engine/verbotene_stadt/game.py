@@ -290,13 +290,13 @@ class Game:
         found: list[Action] = []
         bluff = self.bluff_in_play()
         own = self.bribes[self.mover]
+        board, at, open_pavilion = self.board, self.at, self.open
         for code in OFFICIALS:
-            if code not in self.at:
+            if code not in at:
                 continue
-            for move in moves(self.board, self.at, code, self.open):
-                if move.end is None and not (bluff or code == own):
-                    continue
-                found.append(MoveOfficial(code, move.slides))
+            for move in moves(board, at, code, open_pavilion):
+                if move.end is not None or bluff or code == own:
+                    found.append(MoveOfficial(code, move.slides))
         if self.moves_made:
             found.append(PASS)
         return found
