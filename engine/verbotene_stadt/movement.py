@@ -1,10 +1,12 @@
 """Moving an official, exactly as the positions spec's "Moving an official" says.
 
 A move is one or more slides; after each slide it may end or turn at a right angle, so a move can
-turn for ever. The search is breadth first over (square, direction of the last slide): the first
-time a square or the entry is found, it is with the fewest slides and, among those, the first in
-N, E, S, W order slide by slide, because the queue stays in that order level by level. Slides use
-the board's precomputed rays; the other officials are one bit mask.
+turn for ever. The search is breadth first over (square, axis of the last slide), the axis being
+all that decides which slides may follow: the first time a square or the entry is found, it is
+with the fewest slides and, among those, the first in N, E, S, W order slide by slide, because the
+queue stays in that order level by level. Slides use the board's precomputed rays; the other
+officials are one bit mask. `_slide` states one slide plainly (for `follow`); `_search` repeats it
+inline, being the hot loop of every player that searches.
 """
 
 from __future__ import annotations
@@ -74,7 +76,6 @@ def _search(
     """Best slides to each end square index, and to the entry if any.
 
     A state is (square, axis of the last slide): N and S allow the same turns, as do E and W.
-    This is `_slide` unrolled, the hot loop of every search player.
     """
     ends: dict[int, tuple[str, ...]] = {}
     entry: tuple[str, ...] | None = None
