@@ -44,6 +44,7 @@ class Board:
         "ray_bits",
         "ray_ends",
         "ray_enters",
+        "square_bit",
         "squares",
         "start_squares",
         "step_offsets",
@@ -64,6 +65,7 @@ class Board:
         self.pavilion_of: tuple[int, ...] = tuple(int(k) if k.isdigit() else 0 for k in self._kinds)
         squares = [(i % w, i // w) for i in range(w * h)]
         self.squares: tuple[Square, ...] = tuple(squares)
+        self.square_bit: dict[Square, int] = {sq: 1 << i for i, sq in enumerate(squares)}
         self.start_squares: tuple[Square, ...] = tuple(
             sq for i, sq in enumerate(squares) if self._kinds[i] == "s"
         )

@@ -38,12 +38,11 @@ class Move:
 
 def occupied(board: Board, at: Mapping[str, Square], official: str) -> int:
     """The squares of every official but `official`, as a bit mask of square indexes."""
-    w = board.width
+    bit = board.square_bit
     mask = 0
-    for code, (x, y) in at.items():
-        if code != official:
-            mask |= 1 << (y * w + x)
-    return mask
+    for sq in at.values():
+        mask |= bit[sq]
+    return mask & ~bit[at[official]] if official in at else mask
 
 
 def _slide(board: Board, occ: int, i: int, d: int, open_pavilion: int) -> int:
@@ -161,7 +160,12 @@ def moves(
     x) and, last, the entry into the open pavilion if one can; each with the fewest slides and,
     among those, the first in N, E, S, W order slide by slide."""
     origin = _origin(board, at, official)
-    occ = occupied(board, at, official)
+    return _moves(board, occupied(board, at, official), official, origin, open_pavilion)
+
+
+def _moves(
+    board: Board, occ: int, official: str, origin: int, open_pavilion: int | None
+) -> list[Move]:
     ends, entry = _search(board, occ, origin, open_pavilion or 0, False)
     squares = board.squares
     found = [Move(official, ends[j], squares[j]) for j in sorted(ends)]
@@ -172,7 +176,12 @@ def moves(
 
 def every_move(board: Board, at: Mapping[str, Square], open_pavilion: int | None) -> list[Move]:
     """`moves` of every official on the board, officials in ASCII order of their codes."""
-    return [m for code in sorted(at) for m in moves(board, at, code, open_pavilion)]
+    everyone = occupied(board, at, "")
+    found: list[Move] = []
+    for code in sorted(at):
+        bit = board.square_bit[at[code]]
+        found += _moves(board, everyone & ~bit, code, bit.bit_length() - 1, open_pavilion)
+    return found
 
 
 def can_enter(board: Board, at: Mapping[str, Square], official: str, pavilion: int) -> Move | None:
