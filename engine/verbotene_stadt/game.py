@@ -144,6 +144,9 @@ class Game:
         self.results: list[ActionResult] = []
         self.ended: GameEnded | None = None
         self.position: dict[str, Any] | None = None  # set by from_position, kept in the record
+        # what the table shows of the latest turn: its last move and the fate dice it rolled
+        self.last_move: tuple[OfficialMoved, int | None] | None = None  # and the pavilion entered
+        self.turn_rolls: tuple[FateRolled, ...] = ()
 
     # ------------------------------------------------------------ positions
     @classmethod
@@ -417,14 +420,19 @@ class Game:
         if code not in self.at:
             raise IllegalMove(f"{code} is not on the board")
         start = self.at[code]
-        end = follow(self.board, self.at, code, action.slides, self.open)
+        trail: list[Square] = []
+        end = follow(self.board, self.at, code, action.slides, self.open, trail)
         if end is None and not self.may_enter(code):
             raise IllegalMove(
                 "until you and another player hold a card, only the official you bribed "
                 "may enter a pavilion"
             )
         mover = self.players[self.mover]
-        events.append(OfficialMoved(mover, code, action.slides, start, end))
+        moved = OfficialMoved(mover, code, action.slides, start, end, tuple(trail))
+        events.append(moved)
+        self.last_move = (moved, self.open if end is None else None)
+        if not self.moves_made:
+            self.turn_rolls = ()
         self.moves_made += 1
         if end is None:
             self._enter(code, events)
@@ -436,7 +444,9 @@ class Game:
         roller = (self.mover + 1) % len(self.players)
         die = self.moves_made - 1
         face = dice.fate(self.seed, self._roll(), die)
-        events.append(FateRolled(self.players[roller], dice.FATE_NAMES[die], face))
+        rolled = FateRolled(self.players[roller], dice.FATE_NAMES[die], face)
+        events.append(rolled)
+        self.turn_rolls += (rolled,)
         if face == "black":
             self._end_turn("black", events)
         elif face == "pavilion":
