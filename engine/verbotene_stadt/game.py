@@ -255,6 +255,16 @@ class Game:
             return [ToAct(names[self.takes[0].chooser], "take")]
         return []
 
+    def _waits_for(self, index: int) -> bool:
+        """Whether seat `index` is in `to_act` (without building it)."""
+        if self.phase == "move":
+            return index == self.mover
+        if self.phase == "bribe":
+            return index in self.deciding
+        if self.phase == "answer":
+            return self.entry is not None and index == self.entry.asking[0]
+        return self.phase == "take" and index == self.takes[0].chooser
+
     def bluff_in_play(self) -> bool:
         """The mover holds a card and so does another seat: any official may enter."""
         if not self.hands[self.mover]:
@@ -340,9 +350,8 @@ class Game:
         if self.is_over:
             raise IllegalMove("the game is over")
         index = self.seat_index(seat)
-        waiting = self.to_act
-        if not any(t.seat == seat for t in waiting):
-            who = ", ".join(f"{t.seat} ({t.kind})" for t in waiting)
+        if not self._waits_for(index):
+            who = ", ".join(f"{t.seat} ({t.kind})" for t in self.to_act)
             raise IllegalMove(f"it is not {seat}'s decision now: waiting for {who}")
         events: list[Event] = []
         if self.phase == "bribe":
@@ -353,8 +362,9 @@ class Game:
             self._answer(index, action, events)
         else:
             self._take(index, action, events)
-        result = ActionResult(seat, str(action), events)
-        self.log.append((seat, str(action)))
+        text = str(action)
+        result = ActionResult(seat, text, events)
+        self.log.append((seat, text))
         self.results.append(result)
         return result
 
