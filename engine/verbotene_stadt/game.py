@@ -301,12 +301,13 @@ class Game:
         bluff = self.bluff_in_play()
         own = self.bribes[self.mover]
         board, at, open_pavilion = self.board, self.at, self.open
+        new = tuple.__new__  # MoveOfficial(code, slides) without the keyword handling: hot path
         for code in OFFICIALS:
             if code not in at:
                 continue
             for move in moves(board, at, code, open_pavilion):
                 if move.end is not None or bluff or code == own:
-                    found.append(MoveOfficial(code, move.slides))
+                    found.append(new(MoveOfficial, (code, move.slides)))
         if self.moves_made:
             found.append(PASS)
         return found
