@@ -99,17 +99,18 @@ def choose_greedy(game: Game, seat: str, rng: random.Random) -> Action:
         return KEEP if kind == "rebribe" else Bribe(rng.choice(free_officials(game)))
     if kind == "answer":
         return DOUBT if DOUBT in game.legal_actions(seat) and rng.random() < 0.2 else BELIEVE
-    if kind == "move" and game.bluff_in_play():
+    open_pavilion = game.open
+    if kind == "move" and open_pavilion is not None and game.bluff_in_play():
         own = game.bribes[game.mover]
-        if own is None or own not in game.at or game.open is None:
-            near = reaching(game)
-        else:
-            near = [] if can_enter(game.board, game.at, own, game.open) else reaching(game)
-        if near:
-            code = rng.choice(near)
-            entering = can_enter(game.board, game.at, code, game.open)  # type: ignore[arg-type]
-            assert entering is not None
-            return MoveOfficial(code, entering.slides)
+        if (
+            own is None
+            or own not in game.at
+            or not can_enter(game.board, game.at, own, open_pavilion)
+        ):
+            for code in rng.sample(sorted(game.at), len(game.at)):
+                entering = can_enter(game.board, game.at, code, open_pavilion)
+                if entering is not None:  # a bluff
+                    return MoveOfficial(code, entering.slides)
     return choose_simple(game, seat, rng)
 
 
