@@ -606,7 +606,8 @@ class Game:
 
     # ------------------------------------------------------------ copies
     def copy(self) -> Game:
-        """An independent copy for search (shares only immutable parts and the history)."""
+        """An independent copy for search: it shares only immutable parts (board, tuples, the
+        start position), keeps the action log and starts with no `results`."""
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
         other.at = dict(self.at)
