@@ -10,7 +10,7 @@ import pytest
 from engine.core.errors import CorruptRecord, IllegalMove
 from engine.core.shape import ToAct
 from engine.verbotene_stadt import dice
-from engine.verbotene_stadt.actions import Bribe
+from engine.verbotene_stadt.actions import Bribe, Pass
 from engine.verbotene_stadt.board import Board
 from engine.verbotene_stadt.cards import ALL_CARDS
 from engine.verbotene_stadt.events import (
@@ -410,3 +410,13 @@ def test_a_spectator_sees_no_bribe_and_no_legal_actions() -> None:
     assert seen.pile_sizes[1] == 3 and seen.pile_sizes[2] == 2
     assert seen.to_act == [("north", "move")]
     assert seen.officials == {"GG": (0, 1), "KK": (2, 2), "RR": (4, 0)}
+
+
+def test_a_mover_with_no_move_at_all_passes() -> None:
+    board = Board.parse("+-+-+\n|. .|\n+-+-+")
+    game = Game.from_position(
+        2, officials={"RR": (0, 0), "KK": (1, 0)}, open_pavilion=1, bribes=["RR", "KK"], board=board
+    )
+    assert game.legal_actions("north") == [Pass()]
+    game.play("north", "pass")
+    assert kinds(game) == [("east", "move")]

@@ -296,7 +296,8 @@ class Game:
         return []
 
     def move_actions(self) -> list[Action]:
-        """Every legal move of the mover (each distinct outcome once), then `pass` if allowed."""
+        """Every legal move of the mover (each distinct outcome once), then `pass` if allowed:
+        after a first move, or when no official can move at all (a turn is never stuck)."""
         found: list[Action] = []
         bluff = self.bluff_in_play()
         own = self.bribes[self.mover]
@@ -308,7 +309,7 @@ class Game:
             for move in moves(board, at, code, open_pavilion):
                 if move.end is not None or bluff or code == own:
                     found.append(new(MoveOfficial, (code, move.slides)))
-        if self.moves_made:
+        if self.moves_made or not found:  # a first move is compulsory, if there is one
             found.append(PASS)
         return found
 
@@ -418,7 +419,7 @@ class Game:
 
     def _move(self, action: Action, events: list[Event]) -> None:
         if isinstance(action, Pass):
-            if not self.moves_made:
+            if not self.moves_made and self.move_actions() != [PASS]:
                 raise IllegalMove("the first move of a turn is compulsory")
             self._end_turn("pass", events)
             return
