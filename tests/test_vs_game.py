@@ -420,3 +420,9 @@ def test_a_mover_with_no_move_at_all_passes() -> None:
     assert game.legal_actions("north") == [Pass()]
     game.play("north", "pass")
     assert kinds(game) == [("east", "move")]
+
+
+def test_a_position_whose_last_official_enters_ends_there() -> None:
+    game = small_game(["RR", "RR"], officials={"RR": (4, 0)})
+    game.play("north", "move RR:W")
+    assert game.is_over and game.winners == ["east"]  # east, after north, took the card

@@ -588,7 +588,7 @@ class Game:
         self._after_entry(self.entered, events)
 
     def _after_entry(self, exiled: str, events: list[Event]) -> None:
-        if len(self.exiled) >= LAST_EXILE:
+        if len(self.exiled) >= LAST_EXILE or not self.at:  # (none left: a small test position)
             self._finish(events)
             return
         self.phase = "bribe"
