@@ -90,6 +90,8 @@ def test_other_seats_never_see_a_secret_bribe() -> None:
     public = other.model_dump(exclude={"officials", "legal_actions"})  # every official's name
     assert "RB" not in json.dumps(public)
     assert game.view("north").bribe == "RB"
+    assert game.view("east").bribes == {"north": None, "east": None, "south": None}
+    assert game.view("north").bribes == {"north": "RB", "east": None, "south": None}
     assert game.view(None).actions == [("north", "bribe ?")]
 
 
