@@ -28,6 +28,7 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) -m engine.forbidden_city bench
+	$(PY) -m engine.verbotene_stadt bench
 	$(PY) -m render bench
 	$(PY) -m bot bench
 

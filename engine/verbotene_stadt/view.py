@@ -43,6 +43,7 @@ class SeatView(BaseModel):
     bribe: str | None  # this seat's own
     partner_bribe: str | None  # the partner's, in the team game
     revealed: dict[str, str | None]  # bribes the rules made public and still standing
+    bribes: dict[str, str | None]  # every bribe this seat knows (own, partner's, revealed)
     legal_actions: list[str]
     actions: list[tuple[str, str]]  # the log, others' bribes written `bribe ?`
     points: dict[str, int]
@@ -76,6 +77,10 @@ def view(game: Game, seat: str | None = None) -> SeatView:
         bribe=game.bribes[index] if index is not None else None,
         partner_bribe=game.bribes[partner] if partner is not None else None,
         revealed={game.players[i]: b for i, b in sorted(game.revealed.items())},
+        bribes={
+            n: game.bribes[i] if i in (index, partner) or i in game.revealed else None
+            for i, n in enumerate(game.players)
+        },
         legal_actions=[str(a) for a in game.legal_actions(seat)] if seat is not None else [],
         actions=actions,
         points=game.points(),
