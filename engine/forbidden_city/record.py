@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.errors import CorruptRecord
-from engine.core.record import replay
+from engine.core.record import parse, replay
 
 from .catalogue import stack_for
 from .game import Game
@@ -87,8 +87,5 @@ def dumps(game: Game) -> str:
 
 
 def loads(text: str | bytes) -> Game:
-    try:
-        record = GameRecord.model_validate_json(text)
-    except ValidationError as err:
-        raise CorruptRecord(f"not a game record: {err.error_count()} error(s)") from None
+    record = parse(GameRecord, text)
     return from_record(record)
