@@ -19,24 +19,19 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from functools import partial
+from typing import Any
 
-import render
-from engine.forbidden_city import (
-    DISCARD,
-    Game,
-    IllegalMove,
-    Place,
-)
-from engine.forbidden_city.players import choose_greedy
-from engine.forbidden_city.record import CorruptRecord
+from engine.core.errors import CorruptRecord, IllegalMove
 
 from .actor import Actor
 from .config import Settings
 from .durations import duration_text
+from .games import DEFAULT, MODULES, At, GameModule, by_word, module
 from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
 from .names import without_controls
-from .replies import Button, Direct, Message, Reply, Style, mention
-from .spot_menu import page_count, spot_menu
+from .refused import Refused
+from .replies import Button, Direct, Message, Reply, mention
 from .store import (
     CLAIM_LEASE,
     AlreadyExists,
@@ -48,17 +43,17 @@ from .store import (
     Store,
     StoreUnavailable,
 )
-from .summaries import HELP, RULES, describe, final_text, status_text
-from .table import MAX_SEATS, MIN_SEATS, Seat, Table
-from .targets import CELL, Refused, explain, target
+from .table import Seat, Table
 
-COLOURS_BY_COUNT = {2: ["purple", "yellow"], 3: ["purple", "yellow", "red"]}
 DEADLINE_KINDS = ("remind", "limit")
 # After a platform refuses a private message to someone, the bot stops trying for this long,
 # or until they use the bot privately or turn notices on again.
 DMS_RETRY_AFTER = timedelta(days=1)
 log = logging.getLogger(__name__)
-_DATA = re.compile(r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9,@]{1,16}))?$")
+_DATA = re.compile(
+    r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9A-Za-z,@.]{1,24}))?$"
+)
+LOBBY_KINDS = ("j", "st", "gm")
 
 
 @dataclass(slots=True)
@@ -68,17 +63,6 @@ class Loaded:
 
 
 Handler = Callable[[Actor, list[str], str], Awaitable[Reply]]
-
-
-def _rotation_button(
-    lang: str, channel: str, count: int, x: int, y: int, turn: int, style: Style = "secondary"
-) -> Button:
-    """Shows the tile at x,y turned `turn` quarter turns, as a preview."""
-    return Button(
-        tr(lang, "Rotation {r}", r=turn),
-        f"fc:pv:{channel}:{count}:{x},{y}@{turn}",
-        style,
-    )
 
 
 class GameService:
@@ -172,42 +156,42 @@ class GameService:
         match = _DATA.match(data)
         if match is None:
             return Reply.error(tr(lang, "This button is not valid."))
-        kind, channel_id, count, move = match[1], match[2], match[3], match[4]
+        kind, channel_id, count, payload = match[1], match[2], match[3], match[4]
         where = replace(actor, channel_id=channel_id, private=False)
         lang = await self._language_or_default(where)
         reply = Reply.error(tr(lang, "This button is not valid."))
-        if kind in ("j", "st") and channel_id != actor.channel_id:
+        if kind in LOBBY_KINDS and channel_id != actor.channel_id:
             pass  # lobby buttons only work where they were posted
         elif kind == "j":
             reply = await self._guard(lang, self._join(where, [], lang))
         elif kind == "st":
             reply = await self._guard(lang, self._start(where, [], lang))
-        elif kind in ("sp", "pg", "pv", "ok") and count is not None and move is not None:
-            reply = await self._guard(lang, self._pressed_move(where, kind, int(count), move, lang))
+        elif kind == "gm" and payload is not None:
+            reply = await self._guard(lang, self._switch(where, payload, lang))
+        elif count is not None and payload is not None:
+            work = self._pressed(where, kind, int(count), payload, lang)
+            reply = await self._guard(lang, work)
         reply.channel_id = channel_id
         return reply
 
     async def complete(self, actor: Actor, text: str) -> list[tuple[str, str]]:
-        """Choices for the spot of `play`, for platforms with autocomplete."""
+        """Choices for the argument of `play`, for platforms with autocomplete."""
         try:
             if actor.private:  # the same game `play` would be about there
                 actor = await self._home(actor, str(self.settings.default_language.value))
             loaded = await self._load(Channel.of(actor.platform, actor.channel_id))
-        except (StoreUnavailable, Refused):
+            if loaded is None or loaded.table.game is None:
+                return []
+            table = loaded.table
+            seat = table.engine_seat(actor.user_id)
+            game = table.load_game()
+        except (StoreUnavailable, Refused, CorruptRecord):
             return []
-        if loaded is None or loaded.table.game is None:
+        if seat is None or game.is_over:
             return []
-        game = loaded.table.load_game()
-        if game.is_over or loaded.table.colour_of(actor.user_id) != game.current:
-            return []
-        typed = text.split()[-1] if text.split()[1:] else ""
-        out = []
-        for spot in render.spots(game):
-            turns = "/".join(str(r) for r in spot.rotations)
-            label = f"{spot.number}: {spot.x},{spot.y} ({turns})"
-            if not typed or str(spot.number).startswith(typed) or f"{spot.x},{spot.y}" == typed:
-                out.append((label, str(spot.number)))
-        return out[:25]
+        lang = str(self.settings.default_language.value)
+        at = self._at(table, actor.channel_id, lang, game)
+        return table.module.complete(at, game, seat, text)
 
     async def dm_failed(
         self, platform: str, channel_id: str, user_id: str, link: str | None = None
@@ -227,27 +211,31 @@ class GameService:
             except (StoreUnavailable, Refused, NotFound):
                 return Reply()
             lang = await self._channel_language(channel)
+            secret = tr(lang, loaded.table.module.secret)
             if platform == "telegram" and link:
                 text = tr(
                     lang,
                     "{who}, I cannot write to you privately. Open {link} and press Start, so I "
-                    "can send you your tile and tell you when it is your turn.",
+                    "can send you {secret} and tell you when it is your turn.",
                     who=mention(user_id),
                     link=link,
+                    secret=secret,
                 )
             elif platform == "telegram":
                 text = tr(
                     lang,
                     "{who}, I cannot write to you privately. Open a private chat with me and "
-                    "press Start, so I can send you your tile and tell you when it is your turn.",
+                    "press Start, so I can send you {secret} and tell you when it is your turn.",
                     who=mention(user_id),
+                    secret=secret,
                 )
             else:
                 text = tr(
                     lang,
                     "{who}, I cannot send you direct messages. Allow direct messages from "
-                    "server members, or use /fc hand here to see your tile when it is your turn.",
+                    "server members, or use /fc hand here to see {secret} when it is your turn.",
                     who=mention(user_id),
+                    secret=secret,
                 )
             return Reply(public=[Message(text, names=self._names(loaded.table))])
         return Reply()
@@ -324,8 +312,10 @@ class GameService:
             return await work
         except Refused as refused:
             return Reply.error(str(refused))
-        except IllegalMove as illegal:
-            return Reply.error(explain(illegal, lang))
+        except IllegalMove as illegal:  # a module explains its own; this is the last resort
+            return Reply.error(
+                tr(lang, "That move is not allowed: {reason}.", reason=illegal.reason)
+            )
         except Conflict:
             return Reply.error(
                 tr(lang, "Someone was quicker: that was already played. Nothing was changed.")
@@ -416,12 +406,6 @@ class GameService:
             else started + self.settings.turn_limit.total_seconds(),
         }
 
-    async def _png(self, lang: str, make: Callable[..., bytes], *args: object) -> bytes:
-        """Render in `lang`, off the event loop, so one big image never stalls other games."""
-        loop = asyncio.get_running_loop()
-        words = translations(lang).gettext
-        return await loop.run_in_executor(self._executor, lambda: make(*args, tr=words))
-
     @staticmethod
     def _creator_name(table: Table) -> str:
         seat = table.seat_of(table.creator)
@@ -431,8 +415,24 @@ class GameService:
     def _names(table: Table) -> dict[str, str]:
         return {s.user_id: s.name for s in table.seats}
 
+    def _at(self, table: Table, channel_id: str, lang: str, game: Any | None = None) -> At:
+        """What a game module is told of the table (see `bot.games.At`)."""
+        return At(
+            lang=lang,
+            channel_id=channel_id,
+            users=table.users(),
+            names=table.names(),
+            count=table.module.count(game) if game is not None else 0,
+            words=translations(lang).gettext,
+        )
+
+    async def _draw(self, make: Callable[[], Any]) -> Any:
+        """Images off the event loop, so one big image never stalls other games."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, make)
+
     @staticmethod
-    def _game_of(loaded: Loaded, lang: str) -> Game:
+    def _game_of(loaded: Loaded, lang: str) -> Any:
         if loaded.table.game is None:
             raise Refused(tr(lang, "The game has not started yet."))
         try:
@@ -440,25 +440,75 @@ class GameService:
         except CorruptRecord as err:
             raise Refused(f"stored game unreadable: {err}") from None
 
+    @staticmethod
+    def _waiting(game: Any) -> set[str]:
+        """ "seat kind" for every decision the game waits for."""
+        return {f"{t.seat} {t.kind}" for t in game.to_act}
+
+    @staticmethod
+    def _waiting_seats(game: Any) -> list[str]:
+        seats: list[str] = []
+        for turn in game.to_act:
+            if turn.seat not in seats:
+                seats.append(turn.seat)
+        return seats
+
     # ------------------------------------------------------------------ lobby
-    def _lobby_buttons(self, channel_id: str, lang: str) -> list[list[Button]]:
-        return [
-            [
-                Button(tr(lang, "Join"), f"fc:j:{channel_id}", "primary"),
-                Button(tr(lang, "Start"), f"fc:st:{channel_id}", "success"),
-            ]
+    def _lobby_buttons(self, table: Table, channel_id: str, lang: str) -> list[list[Button]]:
+        row = [
+            Button(tr(lang, "Join"), f"fc:j:{channel_id}", "primary"),
+            Button(tr(lang, "Start"), f"fc:st:{channel_id}", "success"),
         ]
+        others = [
+            Button(
+                tr(lang, "Play {game} instead", game=tr(lang, module(key).title)),
+                f"fc:gm:{channel_id}::{index}",
+            )
+            for index, key in enumerate(MODULES)
+            if key != table.kind
+        ]
+        return [row, others] if others else [row]
+
+    def _lobby_message(self, table: Table, channel_id: str, text: str, lang: str) -> Message:
+        return Message(
+            text, buttons=self._lobby_buttons(table, channel_id, lang), names=self._names(table)
+        )
+
+    def _opening_text(self, table: Table, lang: str) -> str:
+        game_module = table.module
+        options = game_module.options_text(table.options, lang)
+        values = {
+            "who": mention(table.creator),
+            "game": tr(lang, game_module.title),
+            "low": game_module.min_players,
+            "high": game_module.max_players,
+        }
+        if options:
+            return tr(
+                lang,
+                "{who} opens a {game} table ({options}). Join with /fc join: {low} to {high} "
+                "players. {who} starts the game with /fc start.",
+                options=options,
+                **values,
+            )
+        return tr(
+            lang,
+            "{who} opens a {game} table. Join with /fc join: {low} to {high} players. "
+            "{who} starts the game with /fc start.",
+            **values,
+        )
 
     async def _new(self, actor: Actor, args: list[str], lang: str) -> Reply:
         if actor.private:
             raise Refused(tr(lang, "Open a table in a group or a server channel, not here."))
-        side = args[0].lower() if args else "beginner"
-        if side not in ("beginner", "advanced"):
-            raise Refused(tr(lang, "The start side is “beginner” or “advanced”."))
+        chosen = by_word(args[0]) if args else None
+        game_module = chosen or module(DEFAULT)
+        options = game_module.options(args[1:] if chosen else args, 1, lang)
         channel = Channel.of(actor.platform, actor.channel_id)
         table = Table(
+            kind=game_module.key,
+            options=options,
             creator=actor.user_id,
-            side="advanced" if side == "advanced" else "beginner",
             seats=[Seat(user_id=actor.user_id, name=actor.name)],
         )
         try:
@@ -473,23 +523,30 @@ class GameService:
             raise Refused(
                 tr(lang, "A table is already open in this channel. See it with /fc board.")
             ) from None
-        side_name = tr(lang, "beginner") if side == "beginner" else tr(lang, "advanced")
-        text = tr(
-            lang,
-            "{who} opens a Forbidden City table ({side} side). Join with /fc join: 2 to 4 "
-            "players. {who} starts the game with /fc start.",
-            who=mention(actor.user_id),
-            side=side_name,
-        )
-        return Reply(
-            public=[
-                Message(
-                    text,
-                    buttons=self._lobby_buttons(actor.channel_id, lang),
-                    names={actor.user_id: actor.name},
-                )
-            ]
-        )
+        text = self._opening_text(table, lang)
+        return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
+
+    async def _switch(self, actor: Actor, payload: str, lang: str) -> Reply:
+        """The lobby's button that opens the other game instead (the creator's choice)."""
+        keys = list(MODULES)
+        if not payload.isdigit() or int(payload) >= len(keys):
+            raise Refused(tr(lang, "This button is not valid."))
+        loaded = await self._need(actor, lang)
+        table = loaded.table
+        if table.started:
+            raise Refused(tr(lang, "The game has already started."))
+        if actor.user_id != table.creator and not actor.is_admin:
+            raise Refused(
+                tr(lang, "Only {who} can choose the game.", who=self._creator_name(table))
+            )
+        game_module = module(keys[int(payload)])
+        if len(table.seats) > game_module.max_players:
+            raise Refused(tr(lang, "Too many players are seated for that game."))
+        table.kind = game_module.key
+        table.options = game_module.options([], len(table.seats), lang)
+        await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
+        text = self._opening_text(table, lang)
+        return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
 
     async def _join(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
@@ -498,7 +555,7 @@ class GameService:
             raise Refused(tr(lang, "The game has already started."))
         if table.seat_of(actor.user_id):
             raise Refused(tr(lang, "You are already at the table."))
-        if len(table.seats) >= MAX_SEATS:
+        if len(table.seats) >= table.module.max_players:
             raise Refused(tr(lang, "The table is full (4 players)."))
         table.seats.append(Seat(user_id=actor.user_id, name=actor.name))
         await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
@@ -509,15 +566,7 @@ class GameService:
             n=len(table.seats),
             creator=self._creator_name(table),
         )
-        return Reply(
-            public=[
-                Message(
-                    text,
-                    buttons=self._lobby_buttons(actor.channel_id, lang),
-                    names=self._names(table),
-                )
-            ]
-        )
+        return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
 
     async def _leave(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
@@ -556,6 +605,7 @@ class GameService:
     async def _start(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
         table = loaded.table
+        game_module = table.module
         if table.started:
             raise Refused(tr(lang, "The game has already started."))
         if actor.user_id != table.creator and not actor.is_admin:
@@ -566,104 +616,118 @@ class GameService:
                     who=self._creator_name(table),
                 )
             )
-        if len(table.seats) < MIN_SEATS:
+        if len(table.seats) < game_module.min_players:
             raise Refused(tr(lang, "At least 2 players are needed to start."))
+        game_module.check_start(table.options, len(table.seats), lang)
         seed = self._seeds()
         order = list(table.seats)
         random.Random(seed).shuffle(order)
-        colours = COLOURS_BY_COUNT.get(len(order), ["purple", "yellow", "red", "blue"])
-        game = Game(colours, table.side, seed=seed)
+        game = game_module.new_game(len(order), table.options, seed)
         table.seats = order
         table.keep(game)
+        table.waiting = sorted(self._waiting(game))
         table.turn_started = self.clock()
         channel = Channel.of(actor.platform, actor.channel_id)
         chat = await self.store.chat_settings(channel)
         await self._save(channel, loaded, self._turn_deadlines(table))
-        seats = ", ".join(
-            f"{tr(lang, colour)} {mention(seat.user_id)}"
-            for colour, seat in zip(colours, order, strict=True)
-        )
-        text = tr(
-            lang,
-            "The game begins! Seats in turn order: {seats}. {first} plays first.",
-            seats=seats,
-            first=mention(order[0].user_id),
-        )
-        image = await self._png(lang, render.table_png, game, table.names())
+        at = self._at(table, actor.channel_id, lang, game)
+        text = game_module.begin_text(at, game)
+        image = await self._draw(lambda: game_module.table_image(at, game))
         reply = Reply(public=[Message(text, image=image, names=self._names(table))])
-        reply.direct.extend(await self._turn_notice(channel, table, game, lang, chat))
+        reply.direct.extend(await self._notices(at, table, game, chat, self._waiting_seats(game)))
         return reply
 
     # ------------------------------------------------------------------ playing
-    def _seated(self, loaded: Loaded, actor: Actor, lang: str) -> tuple[Game, str]:
-        """The game under way and the actor's seat colour in it."""
+    def _seated(self, loaded: Loaded, actor: Actor, lang: str) -> tuple[Any, str]:
+        """The game under way and the actor's seat in it."""
         game = self._game_of(loaded, lang)
-        colour = loaded.table.colour_of(actor.user_id)
-        if colour is None:
+        seat = loaded.table.engine_seat(actor.user_id)
+        if seat is None:
             raise Refused(tr(lang, "You are not playing at this table."))
         if game.is_over:
             raise Refused(tr(lang, "The game is over."))
-        return game, colour
+        return game, seat
 
-    def _playing(self, loaded: Loaded, actor: Actor, lang: str) -> Game:
-        game, colour = self._seated(loaded, actor, lang)
-        if game.current != colour:
-            raise Refused(
-                tr(
-                    lang,
-                    "It is {who}'s turn, not yours.",
-                    who=loaded.table.user_of(game.current).name,
-                )
-            )
-        return game
+    def _acting(self, loaded: Loaded, actor: Actor, lang: str) -> tuple[Any, str]:
+        """The game and the actor's seat, if the game waits for a decision of theirs."""
+        game, seat = self._seated(loaded, actor, lang)
+        if seat not in self._waiting_seats(game):
+            waited = [loaded.table.user_of(s).name for s in self._waiting_seats(game)]
+            raise Refused(tr(lang, "It is {who}'s turn, not yours.", who=", ".join(waited)))
+        return game, seat
 
     async def _play(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
-        game = self._playing(loaded, actor, lang)
-        move = target(game, args, lang)
-        return await self._apply(actor, loaded, game, move, lang)
+        game, seat = self._acting(loaded, actor, lang)
+        at = self._at(loaded.table, actor.channel_id, lang, game)
+        action = loaded.table.module.typed(at, game, seat, args)
+        return await self._apply(actor, loaded, game, seat, action, lang)
+
+    async def _pressed(self, actor: Actor, kind: str, count: int, payload: str, lang: str) -> Reply:
+        loaded = await self._need(actor, lang)
+        game_module = loaded.table.module
+        if kind not in game_module.button_kinds:
+            raise Refused(tr(lang, "This button is not valid."))
+        game, seat = self._acting(loaded, actor, lang)
+        at = self._at(loaded.table, actor.channel_id, lang, game)
+        outcome = await self._draw(
+            lambda: game_module.pressed(at, game, seat, kind, count, payload)
+        )
+        if isinstance(outcome, Reply):
+            return outcome
+        return await self._apply(actor, loaded, game, seat, outcome, lang)
 
     async def _apply(
-        self, actor: Actor, loaded: Loaded, game: Game, move: Place, lang: str
+        self, actor: Actor, loaded: Loaded, game: Any, seat: str, action: Any, lang: str
     ) -> Reply:
         channel = Channel.of(actor.platform, actor.channel_id)
         table = loaded.table
-        lines = [describe(table, game.play(move), lang)]
-        lines += self._forced_discards(table, game, lang)
-        table.keep(game)
-        table.turn_started = self.clock()
-        table.votes = {}
-        table.limit_passed = False
-        return await self._after_move(
-            channel, loaded, game, lines, lang, loaded.table.colour_of(actor.user_id)
+        at = self._at(table, actor.channel_id, lang, game)
+        try:
+            result = game.play(seat, action)
+        except IllegalMove as err:
+            raise Refused(table.module.explain(err, lang)) from None
+        lines = table.module.announce(at, game, [result])
+        lines += table.module.after_play(at, game)
+        forced = table.module.count(game) > at.count + 1
+        return await self._after_action(
+            channel, loaded, game, lines, lang, [result], seat, forced=forced
         )
 
-    def _forced_discards(self, table: Table, game: Game, lang: str) -> list[str]:
-        """Set aside, for the players to come, tiles that fit nowhere (docs/rules-notes.md)."""
-        lines = []
-        while not game.is_over and game.legal_moves() == [DISCARD]:
-            seat = game.current
-            game.play(DISCARD)
-            lines.append(
-                tr(
-                    lang,
-                    "{who}'s tile fits nowhere: it is shown and set aside.",
-                    who=mention(table.user_of(seat).user_id),
-                )
-            )
-        return lines
-
-    async def _after_move(
+    async def _after_action(
         self,
         channel: Channel,
         loaded: Loaded,
-        game: Game,
+        game: Any,
         lines: list[str],
         lang: str,
-        mover: str | None = None,
+        results: list[Any],
+        actor_seat: str | None = None,
+        *,
+        forced: bool = False,
     ) -> Reply:
+        """Store the game after its actions and say so: to the channel, to whoever must act
+        next (privately), and to the seat that acted.
+
+        A decision the game did not wait for before is new: its seat gets a turn notice. So is
+        every decision after the table played forced actions (`forced`: a tile set aside), even
+        the actor's; otherwise the actor, still deciding (more moves in its turn), gets its next
+        choice in the reply."""
         table = loaded.table
+        game_module = table.module
+        drawn = game_module.draws(results)
+        before = set(table.waiting)
+        table.keep(game)
+        waiting = self._waiting(game)
+        newly = waiting if forced else waiting - before
+        table.waiting = sorted(waiting)
+        if newly:  # a new decision is awaited: its clock starts, old votes are void
+            table.turn_started = self.clock()
+            table.votes = {}
+            table.limit_passed = False
+        at = self._at(table, channel.channel_id, lang, game)
         names = self._names(table)
+        lines = [line for line in lines if line]
         if game.is_over:
             await self.store.archive(
                 channel,
@@ -671,8 +735,8 @@ class GameService:
                 data=table.model_dump_json(),
                 cancel_deadlines=DEADLINE_KINDS,
             )
-            lines.append(final_text(table, game, lang))
-            image = await self._png(lang, render.end_png, game, table.names())
+            lines.append(game_module.final_text(at, game, False))
+            image = await self._draw(lambda: game_module.final_image(at, game, False))
             return Reply(
                 public=[Message(" ".join(lines), image=image, image_name="final.png", names=names)]
             )
@@ -680,127 +744,56 @@ class GameService:
         # deadlines go in the save itself: once the move is stored, nothing else can fail.
         chat = await self.store.chat_settings(channel)
         await self._save(channel, loaded, self._turn_deadlines(table))
-        lines.append(tr(lang, "Next: {who}.", who=mention(table.user_of(game.current).user_id)))
+        lines.append(game_module.next_text(at, game))
+        told = {w.split(" ", 1)[0] for w in newly}
+        if not forced:
+            told.discard(actor_seat or "")
         # The images are drawn side by side: Pillow releases the GIL for most of the work.
-        image, notice, new_tile = await asyncio.gather(
-            self._png(lang, render.table_png, game, table.names()),
-            self._turn_notice(channel, table, game, lang, chat),
-            self._new_tile(table, game, lang, mover),
+        seats = [s for s in self._waiting_seats(game) if s in told]
+        image, notices, own = await asyncio.gather(
+            self._draw(lambda: game_module.table_image(at, game) if drawn else None),
+            self._notices(at, table, game, chat, seats),
+            self._own(game_module, at, game, None if actor_seat in told else actor_seat),
         )
-        reply = Reply(public=[Message(" ".join(lines), image=image, names=names)], direct=notice)
-        reply.private.extend(new_tile)
+        reply = Reply(public=[Message(" ".join(lines), image=image, names=names)], direct=notices)
+        reply.private.extend(own)
         return reply
 
-    async def _new_tile(
-        self, table: Table, game: Game, lang: str, mover: str | None
+    async def _own(
+        self, game_module: GameModule, at: At, game: Any, seat: str | None
     ) -> list[Message]:
-        """The tile the mover just drew, for them alone to plan with."""
-        if mover is None or mover == game.current:
+        """For the seat that acted: its private news, and its next choice if it acts again."""
+        if seat is None or game.is_over:
             return []
-        image = await self._png(lang, render.hand_png, game, mover, table.names())
-        return [Message(tr(lang, "Your new tile."), image=image, image_name="your-tile.png")]
+        out: list[Message] = await self._draw(lambda: game_module.after_own(at, game, seat))
+        if seat in self._waiting_seats(game):
+            out.append(await self._draw(lambda: game_module.prompt(at, game, seat, False)))
+        return out
 
-    async def _private_turn(
-        self, channel: Channel, table: Table, game: Game, lang: str, text: str
-    ) -> Message:
-        image = await self._png(lang, render.private_png, game, game.current, table.names())
-        message = spot_menu(channel.channel_id, game, lang, 0)
-        message.text, message.image, message.image_name = text, image, "your-turn.png"
-        return message
-
-    async def _turn_notice(
-        self, channel: Channel, table: Table, game: Game, lang: str, chat: ChatSettings
+    async def _notices(
+        self, at: At, table: Table, game: Any, chat: ChatSettings, seats: list[str]
     ) -> list[Direct]:
-        seat = table.user_of(game.current)
-        if not chat.notify_enabled(seat.user_id):
-            return []
-        text = tr(
-            lang,
-            "Your turn in Forbidden City. Your tile and the numbered spots where it fits are "
-            "below: choose a spot, or type /fc play <spot> <rotation> in the game's chat.",
-        )
-        message = await self._private_turn(channel, table, game, lang, text)
-        return [Direct(seat.user_id, message, turn_notice=True)]
-
-    async def _pressed_move(
-        self, actor: Actor, kind: str, count: int, data: str, lang: str
-    ) -> Reply:
-        loaded = await self._need(actor, lang)
-        game = self._playing(loaded, actor, lang)
-        if count != len(game.moves):
-            raise Refused(tr(lang, "This button is out of date: the table has changed since."))
-        channel = actor.channel_id
-        if kind == "pg":
-            if not data.isdigit() or not 0 <= int(data) < page_count(game):
-                raise Refused(tr(lang, "This button is not valid."))
-            return Reply(private=[spot_menu(channel, game, lang, int(data))])
-        if kind == "sp":
-            if not data.isdigit():
-                raise Refused(tr(lang, "This button is not valid."))
-            spot = next((s for s in render.spots(game) if s.number == int(data)), None)
-            if spot is None:
-                raise Refused(tr(lang, "This button is not valid."))
-            buttons = [
-                _rotation_button(lang, channel, count, spot.x, spot.y, r, "primary")
-                for r in spot.rotations
-            ]
-            text = tr(
-                lang,
-                "Spot {n} ({x},{y}). Choose a rotation to see it on the table.",
-                n=spot.number,
-                x=spot.x,
-                y=spot.y,
-            )
-            return Reply(private=[Message(text, buttons=[buttons])])
-        match = CELL.match(data)
-        if match is None or match[3] is None:
-            raise Refused(tr(lang, "This button is not valid."))
-        move = target(game, [f"{match[1]},{match[2]}", match[3]], lang)
-        if kind == "ok":
-            return await self._apply(actor, loaded, game, move, lang)
-        others = next(
-            (s.rotations for s in render.spots(game) if (s.x, s.y) == (move.x, move.y)), ()
-        )
-        game.play(move)  # this copy is never saved: it only draws the preview
-        image = await self._png(lang, render.preview_png, game, loaded.table.names())
-        row = [
-            Button(
-                tr(lang, "Place it here"),
-                f"fc:ok:{channel}:{count}:{move.x},{move.y}@{move.rotation}",
-                "success",
-            )
-        ]
-        row += [
-            _rotation_button(lang, channel, count, move.x, move.y, r)
-            for r in others
-            if r != move.rotation
-        ]
-        text = tr(
-            lang,
-            "Preview: your tile at {x},{y}, rotation {r}. Nothing is played until you confirm.",
-            x=move.x,
-            y=move.y,
-            r=move.rotation,
-        )
-        return Reply(private=[Message(text, image=image, image_name="preview.png", buttons=[row])])
+        """Private turn notices for `seats`, who must now decide (if they want notices)."""
+        out = []
+        for seat in seats:
+            user = table.user_of(seat).user_id
+            if not chat.notify_enabled(user):
+                continue
+            message = await self._draw(partial(table.module.prompt, at, game, seat, False))
+            out.append(Direct(user, message, turn_notice=True))
+        return out
 
     # ------------------------------------------------------------------ looking
     async def _hand(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
-        game, colour = self._seated(loaded, actor, lang)
-        channel = Channel.of(actor.platform, actor.channel_id)
-        if game.current == colour:
-            text = tr(lang, "Your tile, and the numbered spots where it fits.")
-            return Reply(
-                private=[await self._private_turn(channel, loaded.table, game, lang, text)]
-            )
-        image = await self._png(lang, render.hand_png, game, colour, loaded.table.names())
-        text = tr(
-            lang,
-            "Your tile. It is {who}'s turn; you will be told when it is yours.",
-            who=loaded.table.user_of(game.current).name,
-        )
-        return Reply(private=[Message(text, image=image, image_name="your-tile.png")])
+        game, seat = self._seated(loaded, actor, lang)
+        at = self._at(loaded.table, actor.channel_id, lang, game)
+        game_module = loaded.table.module
+        if seat in self._waiting_seats(game):
+            message = await self._draw(lambda: game_module.prompt(at, game, seat, False))
+        else:
+            message = await self._draw(lambda: game_module.private(at, game, seat))
+        return Reply(private=[message])
 
     async def _board(self, actor: Actor, args: list[str], lang: str) -> Reply:
         channel = Channel.of(actor.platform, actor.channel_id)
@@ -809,14 +802,18 @@ class GameService:
             ended = await self._ended(channel)
             if ended is None:
                 raise Refused(tr(lang, "There is no table here. Open one with /fc new."))
-            return await self._final(ended.table, ended.table.load_game(), lang)
+            return await self._final(channel, ended.table, ended.table.load_game(), lang)
         table = loaded.table
         if not table.started:
             return await self._status(actor, args, lang)
         game = self._game_of(loaded, lang)
-        image = await self._png(lang, render.table_png, game, table.names())
-        text = status_text(table, game, lang, self.clock())
+        at = self._at(table, actor.channel_id, lang, game)
+        image = await self._draw(lambda: table.module.table_image(at, game))
+        text = table.module.status_text(at, game, self._waited(table, lang))
         return Reply(public=[Message(text, image=image, names=self._names(table))])
+
+    def _waited(self, table: Table, lang: str) -> str:
+        return duration_text(self.clock() - table.turn_started, lang)
 
     async def _status(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
@@ -832,13 +829,40 @@ class GameService:
             )
             return Reply(private=[Message(text)])
         game = self._game_of(loaded, lang)
-        return Reply(private=[Message(status_text(table, game, lang, self.clock()))])
+        at = self._at(table, actor.channel_id, lang, game)
+        return Reply(
+            private=[Message(table.module.status_text(at, game, self._waited(table, lang)))]
+        )
+
+    async def _here(self, actor: Actor) -> GameModule:
+        """The game of the table in the actor's channel, else the default one."""
+        if not actor.private:
+            with contextlib.suppress(StoreUnavailable, Refused):
+                loaded = await self._load(Channel.of(actor.platform, actor.channel_id))
+                if loaded is not None:
+                    return loaded.table.module
+        return module(DEFAULT)
 
     async def _rules(self, actor: Actor, args: list[str], lang: str) -> Reply:
-        return Reply(private=[Message("\n".join(tr(lang, line) for line in RULES))])
+        chosen = by_word(args[0]) if args else None
+        game_module = chosen or await self._here(actor)
+        return Reply(private=[Message("\n".join(tr(lang, line) for line in game_module.rules))])
 
     async def _help(self, actor: Actor, args: list[str], lang: str) -> Reply:
-        return Reply(private=[Message("\n".join(tr(lang, line) for line in HELP))])
+        chosen = by_word(args[0]) if args else None
+        game_module = chosen or await self._here(actor)
+        lines = [tr(lang, line) for line in game_module.help]
+        others = [module(k) for k in MODULES if k != game_module.key]
+        lines += [
+            tr(
+                lang,
+                "new {word}: open a {game} table instead (help {word}: its commands)",
+                word=other.words[0],
+                game=tr(lang, other.title),
+            )
+            for other in others
+        ]
+        return Reply(private=[Message("\n".join(lines))])
 
     async def _games(self, actor: Actor, args: list[str], lang: str) -> Reply:
         channels = await self.store.user_games(actor.platform, actor.user_id)
@@ -846,19 +870,27 @@ class GameService:
             return Reply(private=[Message(tr(lang, "You have no game under way."))])
         lines = []
         for channel in channels:
-            loaded = await self._load(channel)
+            try:
+                loaded = await self._load(channel)
+            except Refused:
+                continue
             if loaded is None:
                 continue
             table = loaded.table
+            title = tr(lang, table.module.title)
             if table.game is None:
                 state = tr(lang, "waiting to start")
             else:
                 game = table.load_game()
-                if table.colour_of(actor.user_id) == game.current:
+                waited = self._waiting_seats(game)
+                if table.engine_seat(actor.user_id) in waited:
                     state = tr(lang, "your turn")
                 else:
-                    state = tr(lang, "{who} to play", who=table.user_of(game.current).name)
-            lines.append(tr(lang, "Chat {id}: {state}", id=channel.channel_id, state=state))
+                    who = ", ".join(table.user_of(s).name for s in waited)
+                    state = tr(lang, "{who} to play", who=who)
+            lines.append(
+                tr(lang, "Chat {id}: {state}", id=channel.channel_id, state=f"{title}, {state}")
+            )
         return Reply(private=[Message("\n".join(lines))])
 
     # ------------------------------------------------------------------ settings
@@ -924,6 +956,7 @@ class GameService:
             return Reply()
         lang = await self._channel_language(channel)
         table = loaded.table
+        game_module = table.module
         game = table.load_game()
         if game.is_over:
             return Reply()
@@ -933,33 +966,70 @@ class GameService:
         if self.clock() < due:  # not yet due for the stored turn: set it for that turn
             await self.store.schedule(channel, kind, due)
             return Reply()
-        seat = table.user_of(game.current)
+        at = self._at(table, channel.channel_id, lang, game)
+        waiting = game.to_act
         if kind == "remind":
             chat = await self.store.chat_settings(channel)
             reply = Reply()
-            if chat.notify_enabled(seat.user_id):
-                text = tr(lang, "A gentle reminder: it is still your turn in Forbidden City.")
-                message = await self._private_turn(channel, table, game, lang, text)
-                reply = Reply(direct=[Direct(seat.user_id, message)])
+            for turn in waiting:
+                user = table.user_of(turn.seat).user_id
+                if chat.notify_enabled(user):
+                    message = await self._draw(
+                        partial(game_module.prompt, at, game, turn.seat, True)
+                    )
+                    reply.direct.append(Direct(user, message))
             await self.store.schedule(
                 channel, "remind", self.clock() + self.settings.reminder_after.total_seconds()
             )
             return reply
         if kind == "limit":
+            if all(game_module.on_limit(t.kind) == "default" for t in waiting):
+                return await self._defaults(channel, loaded, game, lang)
             table.limit_passed = True
             try:
                 await self._save(channel, loaded, {"limit": None})
             except Conflict:
                 return Reply()
+            who = ", ".join(at.mention(s) for s in self._waiting_seats(game))
             text = tr(
                 lang,
                 "{who} has had the turn for more than {duration}. The other players may "
                 "/fc vote skip (a move is played for them) or /fc vote end (the game ends now).",
-                who=mention(seat.user_id),
+                who=who,
                 duration=duration_text(self.settings.turn_limit.total_seconds(), lang),
             )
             return Reply(public=[Message(text, names=self._names(table))])
         return Reply()
+
+    async def _defaults(self, channel: Channel, loaded: Loaded, game: Any, lang: str) -> Reply:
+        """The turn limit made the waited-for decisions for their seats (as the game says)."""
+        table = loaded.table
+        game_module = table.module
+        at = self._at(table, channel.channel_id, lang, game)
+        lines: list[str] = []
+        results: list[Any] = []
+        privately: list[Direct] = []
+        count = game_module.count(game)
+        for turn in game.to_act:
+            rng = random.Random(game.seed + game_module.count(game))
+            action = game_module.stand_in(game, turn.seat, rng)
+            result = game.play(turn.seat, action)
+            results.append(result)
+            lines.append(game_module.default_text(at, game, turn.seat, turn.kind))
+            lines += game_module.announce(at, game, [result])
+            news = game_module.after_own(at, game, turn.seat)
+            user = table.user_of(turn.seat).user_id
+            privately += [Direct(user, message) for message in news]
+        lines += game_module.after_play(at, game)
+        try:
+            forced = game_module.count(game) > count + len(results)
+            reply = await self._after_action(
+                channel, loaded, game, lines, lang, results, forced=forced
+            )
+        except Conflict:
+            return Reply()
+        reply.direct = privately + reply.direct
+        return reply
 
     async def _vote(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
@@ -968,15 +1038,16 @@ class GameService:
         choice = args[0].lower() if args else ""
         if choice not in ("skip", "end"):
             raise Refused(tr(lang, "Vote with /fc vote skip or /fc vote end."))
-        colour = table.colour_of(actor.user_id)
-        if colour is None:
+        seat = table.engine_seat(actor.user_id)
+        if seat is None:
             raise Refused(tr(lang, "You are not playing at this table."))
-        if game.is_over or colour == game.current:
+        absent = self._waiting_seats(game)
+        if game.is_over or seat in absent:
             raise Refused(tr(lang, "Only the players waiting for the turn can vote."))
         if not table.limit_passed:
             raise Refused(tr(lang, "Votes open when a turn runs past the time limit."))
         table.votes[actor.user_id] = choice  # type: ignore[assignment]
-        voters = len(game.players) - 1
+        voters = len(game.players) - len(absent)
         count = sum(1 for v in table.votes.values() if v == choice)
         channel = Channel.of(actor.platform, actor.channel_id)
         if count * 2 <= voters:
@@ -998,37 +1069,26 @@ class GameService:
                 data=table.model_dump_json(),
                 cancel_deadlines=DEADLINE_KINDS,
             )
-            return await self._final(table, game, lang)
-        absent = table.user_of(game.current)
-        move = choose_greedy(game, random.Random(game.seed + len(game.moves)))
-        assert isinstance(move, Place)
-        line = tr(lang, "The players voted to skip: a move is played for {who}.", who=absent.name)
-        lines = [line, describe(table, game.play(move), lang)]
-        lines += self._forced_discards(table, game, lang)
-        table.keep(game)
-        table.turn_started = self.clock()
-        table.votes = {}
-        table.limit_passed = False
-        return await self._after_move(channel, loaded, game, lines, lang)
+            return await self._final(channel, table, game, lang)
+        game_module = table.module
+        at = self._at(table, actor.channel_id, lang, game)
+        names = ", ".join(table.user_of(s).name for s in absent)
+        lines = [tr(lang, "The players voted to skip: a move is played for {who}.", who=names)]
+        results: list[Any] = []
+        count = game_module.count(game)
+        for turn in game.to_act:
+            rng = random.Random(game.seed + game_module.count(game))
+            results.append(game.play(turn.seat, game_module.stand_in(game, turn.seat, rng)))
+            lines += game_module.announce(at, game, results[-1:])
+        lines += game_module.after_play(at, game)
+        forced = game_module.count(game) > count + len(results)
+        return await self._after_action(channel, loaded, game, lines, lang, results, forced=forced)
 
-    async def _final(self, table: Table, game: Game, lang: str) -> Reply:
+    async def _final(self, channel: Channel, table: Table, game: Any, lang: str) -> Reply:
         """How a game ended, with its last table: played out, or ended by a vote."""
-        if game.is_over:
-            text = final_text(table, game, lang)
-            image = await self._png(lang, render.end_png, game, table.names())
-        else:
-            best = max(game.scores.values())
-            ranking = sorted(game.players, key=lambda c: -game.scores[c])
-            scores = ", ".join(f"{table.user_of(c).name} {game.scores[c]}" for c in ranking)
-            winners = ", ".join(
-                mention(table.user_of(c).user_id) for c in ranking if game.scores[c] == best
-            )
-            text = tr(
-                lang,
-                "The players voted to end the game. Coins: {scores}. Winner: {winners}.",
-                scores=scores,
-                winners=winners,
-            )
-            image = await self._png(lang, render.table_png, game, table.names())
+        game_module = table.module
+        at = self._at(table, channel.channel_id, lang, game)
+        text = game_module.final_text(at, game, table.voted_end)
+        image = await self._draw(lambda: game_module.final_image(at, game, table.voted_end))
         message = Message(text, image=image, image_name="final.png", names=self._names(table))
         return Reply(public=[message])

@@ -1,22 +1,17 @@
-"""A table as stored in Redis: who sits where, the engine's record, and turn bookkeeping.
+"""A table as stored in Redis: which game, who sits where, the engine's record, turn bookkeeping.
 
 Everything the bot knows about a game is here, so any process can pick it up after a restart.
+The record is the game's own (`GameModule.dump`); the table knows no rules.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 
-from engine.forbidden_city import Game
-from engine.forbidden_city.record import GameRecord, from_record, to_record
-
+from .games import DEFAULT, MODULES, GameModule, module
 from .names import clean_name
-
-Side = Literal["beginner", "advanced"]
-MAX_SEATS = 4
-MIN_SEATS = 2
 
 
 class Seat(BaseModel):
@@ -28,15 +23,39 @@ class Table(BaseModel):
     """Lobby first (`game` None), then the game; seats follow the engine's seat order."""
 
     format: Literal[1] = 1
+    kind: str = DEFAULT  # the game's key in `bot.games.MODULES`
+    options: dict[str, str] = Field(default_factory=dict)
     creator: str
-    side: Side = "beginner"
     seats: list[Seat]
-    game: GameRecord | None = None
+    players: list[str] = Field(default_factory=list)  # the engine's seat names, seat by seat
+    game: dict[str, Any] | None = None
     turn_started: float = 0.0
+    waiting: list[str] = Field(default_factory=list)  # "seat kind" the game waited for, stored
     hinted: list[str] = Field(default_factory=list)  # users told once they cannot get DMs
     votes: dict[str, Literal["skip", "end"]] = Field(default_factory=dict)
     limit_passed: bool = False
-    voted_end: bool = False  # the players ended the game before its last tile
+    voted_end: bool = False  # the players ended the game before its natural end
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older(cls, data: Any) -> Any:
+        """Tables stored before there were two games: the tile game, its side an option."""
+        if isinstance(data, dict) and "side" in data:
+            data = dict(data)
+            data.setdefault("options", {"side": data.pop("side")})
+        if (
+            isinstance(data, dict)
+            and isinstance(data.get("game"), dict)
+            and not data.get("players")
+        ):
+            data = {**data, "players": data["game"].get("players", [])}
+        if isinstance(data, dict) and data.get("kind", DEFAULT) not in MODULES:
+            raise ValueError(f"unknown game {data.get('kind')!r}")
+        return data
+
+    @property
+    def module(self) -> GameModule:
+        return module(self.kind)
 
     @property
     def started(self) -> bool:
@@ -48,28 +67,29 @@ class Table(BaseModel):
     def user_ids(self) -> list[str]:
         return [s.user_id for s in self.seats]
 
-    def load_game(self) -> Game:
+    def load_game(self) -> Any:
         if self.game is None:
             raise ValueError("the game has not started")
-        return from_record(self.game)
+        return self.module.load(self.game)
 
-    def keep(self, game: Game) -> None:
-        self.game = to_record(game)
+    def keep(self, game: Any) -> None:
+        self.game = self.module.dump(game)
+        self.players = list(game.players)
 
-    def colour_of(self, user_id: str) -> str | None:
-        if self.game is None:
-            return None
-        for seat, colour in zip(self.seats, self.game.players, strict=True):
+    def engine_seat(self, user_id: str) -> str | None:
+        """The engine's name for the user's seat (a colour, a number), once the game is on."""
+        for seat, name in zip(self.seats, self.players, strict=False):
             if seat.user_id == user_id:
-                return colour
+                return name
         return None
 
-    def user_of(self, colour: str) -> Seat:
-        assert self.game is not None
-        return self.seats[self.game.players.index(colour)]
+    def user_of(self, engine_seat: str) -> Seat:
+        return self.seats[self.players.index(engine_seat)]
 
     def names(self) -> dict[str, str]:
-        """Seat colour -> player name, for the images."""
-        if self.game is None:
-            return {}
-        return {c: s.name for c, s in zip(self.game.players, self.seats, strict=True)}
+        """Engine seat -> player name, for the images."""
+        return {c: s.name for c, s in zip(self.players, self.seats, strict=False)}
+
+    def users(self) -> dict[str, str]:
+        """Engine seat -> user id."""
+        return {c: s.user_id for c, s in zip(self.players, self.seats, strict=False)}

@@ -113,7 +113,7 @@ async def test_a_move_saved_right_before_an_outage_is_told_with_its_image(
     assert notice.user_id == other and notice.turn_notice and is_png(notice.message.image)
     await proxy.start()
     after = await table_of(store)
-    assert after is not None and after.game is not None and len(after.game.moves) == 1
+    assert after is not None and after.game is not None and len(after.load_game().moves) == 1
     # The next turn's deadlines were written with the move.
     limit = await store.deadline(ROOM, "limit")
     remind = await store.deadline(ROOM, "remind")

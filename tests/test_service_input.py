@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+import bot.games.forbidden_city as fc_module
 import render
-from bot import service as service_module
+from bot.games.forbidden_city.targets import explain
 from bot.replies import mention
 from bot.service import GameService
 from bot.store import Store
-from bot.targets import explain
 from engine.forbidden_city import DISCARD, Game, IllegalMove, Move, Place, Tile
 from tests.conftest import fixed_seeds
 from tests.test_service import (
@@ -70,7 +70,7 @@ async def test_a_move_the_engine_refuses_is_a_refusal_with_its_reason(
     before = await snapshot(store)
     # Should the checks before the engine ever let a bad move through, the engine's own
     # refusal is what the player reads: here a move onto the start tile's centre.
-    monkeypatch.setattr(service_module, "target", lambda game, args, lang: Place(0, 0, 0))
+    monkeypatch.setattr(fc_module, "target", lambda game, args, lang: Place(0, 0, 0))
     reply = await service.command(who(current_user(table)), "play 1 0")
     assert not reply.ok
     assert "0,0 is already taken" in reply.private[0].text

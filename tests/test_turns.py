@@ -98,7 +98,7 @@ async def past_the_limit(service: GameService, clock: Clock) -> None:
 async def moves(store: Store) -> list[str]:
     table = await table_of(store)
     assert table is not None and table.game is not None
-    return list(table.game.moves)
+    return [str(m) for m in table.load_game().moves]
 
 
 def waiting(users: list[str], table_user: str) -> list[str]:

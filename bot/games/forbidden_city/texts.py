@@ -1,4 +1,4 @@
-"""What the bot says about a game: moves, closed rooms, scores, help and rules, in any language.
+"""What the bot says of a tile game: moves, closed rooms, scores, help and rules, in any language.
 
 Messages are gettext ids (English); `make messages` collects them for the translators.
 """
@@ -7,10 +7,8 @@ from __future__ import annotations
 
 from engine.forbidden_city import Game, MoveResult, RoomClosed, TileDiscarded, TilePlaced
 
-from .durations import duration_text
-from .i18n import N_, tr
-from .replies import mention
-from .table import Table
+from ...i18n import N_, tr
+from .. import At
 
 # Seat and room colours are translated where they are shown (`tr(lang, colour)`).
 COLOUR_WORDS = (
@@ -25,39 +23,39 @@ COLOUR_WORDS = (
 )
 
 
-def describe(table: Table, result: MoveResult, lang: str) -> str:
+def describe(at: At, result: MoveResult) -> str:
     """One move in a sentence or two: who placed where, what closed, who was paid."""
     parts = []
     for event in result.events:
         if isinstance(event, TilePlaced):
             parts.append(
                 tr(
-                    lang,
+                    at.lang,
                     "{who} places a tile at {x},{y}.",
-                    who=table.user_of(event.seat).name,
+                    who=at.name(event.seat),
                     x=event.x,
                     y=event.y,
                 )
             )
         elif isinstance(event, RoomClosed):
-            parts.append(closed_text(table, event, lang))
+            parts.append(closed_text(at, event))
         elif isinstance(event, TileDiscarded):
-            parts.append(tr(lang, "{who}'s tile is set aside.", who=table.user_of(event.seat).name))
+            parts.append(tr(at.lang, "{who}'s tile is set aside.", who=at.name(event.seat)))
     return " ".join(parts)
 
 
-def closed_text(table: Table, event: RoomClosed, lang: str) -> str:
-    colour = tr(lang, event.colour)
+def closed_text(at: At, event: RoomClosed) -> str:
+    colour = tr(at.lang, event.colour)
     if not event.paid:
         return tr(
-            lang,
+            at.lang,
             "A {colour} room closes, worth {value}: no advisor there, nobody is paid.",
             colour=colour,
             value=event.value,
         )
-    paid = ", ".join(f"{table.user_of(c).name} +{n}" for c, n in event.paid.items())
+    paid = ", ".join(f"{at.name(c)} +{n}" for c, n in event.paid.items())
     return tr(
-        lang,
+        at.lang,
         "A {colour} room closes, worth {value}: {paid}.",
         colour=colour,
         value=event.value,
@@ -65,40 +63,40 @@ def closed_text(table: Table, event: RoomClosed, lang: str) -> str:
     )
 
 
-def final_text(table: Table, game: Game, lang: str) -> str:
+def final_text(at: At, game: Game) -> str:
     assert game.ended is not None
     ranking = sorted(game.players, key=lambda c: -game.scores[c])
     scores = ", ".join(
         tr(
-            lang,
+            at.lang,
             "{who} {coins} coins (bonus {bonus})",
-            who=table.user_of(c).name,
+            who=at.name(c),
             coins=game.scores[c],
             bonus=game.ended.bonus[c],
         )
         for c in ranking
     )
-    winners = ", ".join(mention(table.user_of(c).user_id) for c in game.winners)
-    return tr(lang, "Game over! {scores}. Winner: {winners}.", scores=scores, winners=winners)
+    winners = ", ".join(at.mention(c) for c in game.winners)
+    return tr(at.lang, "Game over! {scores}. Winner: {winners}.", scores=scores, winners=winners)
 
 
-def status_text(table: Table, game: Game, lang: str, now: float) -> str:
+def status_text(at: At, game: Game, waited: str) -> str:
     seats = "; ".join(
         tr(
-            lang,
+            at.lang,
             "{colour} {who}: {coins} coins, {left} tiles left",
-            colour=tr(lang, colour),
-            who=table.user_of(colour).name,
+            colour=tr(at.lang, colour),
+            who=at.name(colour),
             coins=game.scores[colour],
             left=game.tiles_left(colour),
         )
         for colour in game.players
     )
     turn = tr(
-        lang,
+        at.lang,
         "{who} to play (for {duration}).",
-        who=table.user_of(game.current).name,
-        duration=duration_text(now - table.turn_started, lang),
+        who=at.name(game.current),
+        duration=waited,
     )
     return f"{seats}. {turn}"
 

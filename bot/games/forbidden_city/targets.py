@@ -11,15 +11,12 @@ import re
 import render
 from engine.forbidden_city import Game, GameOverError, IllegalMove, Place, Tile
 
-from .i18n import tr
+from ...i18n import tr
+from ...refused import Refused
 
 # ASCII digits only, and few of them: `int` refuses "²" and numbers of thousands of digits.
 CELL = re.compile(r"^(-?[0-9]{1,6})\s*,\s*(-?[0-9]{1,6})(?:\s*@\s*([0-3]))?$")
 NUMBER = re.compile(r"^[0-9]+$")
-
-
-class Refused(Exception):
-    """A command that may not run; the message is already in the user's language."""
 
 
 _TAKEN = re.compile(r"^cell (-?\d+),(-?\d+) is already taken$")

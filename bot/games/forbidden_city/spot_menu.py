@@ -13,8 +13,8 @@ from typing import Final
 import render
 from engine.forbidden_city import Game
 
-from .i18n import tr
-from .replies import Button, Message
+from ...i18n import tr
+from ...replies import Button, Message
 
 PAGE: Final = 20  # spots per page: within Discord's 25 options, 5 rows of 4 on Telegram
 

@@ -1,0 +1,267 @@
+"""Reiner Knizia's Forbidden City at the chat table: the tile game's `GameModule`.
+
+A seat decides one thing, where its tile goes: the private turn message shows the tile and the
+numbered spots where it fits (a menu, pages of spots), a spot offers its rotations, a rotation
+shows a preview, and *Place it here* plays it; `/fc play <spot> <rotation>` does the same typed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+import render
+from engine.core.errors import IllegalMove
+from engine.forbidden_city import DISCARD, Game, Place
+from engine.forbidden_city.players import choose_greedy
+from engine.forbidden_city.record import GameRecord as FcRecord
+from engine.forbidden_city.record import from_record, to_record
+
+from ...i18n import N_, tr
+from ...refused import Refused
+from ...replies import Button, Message, Reply, Style
+from .. import At
+from .spot_menu import page_count, spot_menu
+from .targets import CELL, explain, target
+from .texts import HELP, RULES, describe, final_text, status_text
+
+COLOURS_BY_COUNT = {
+    2: ["purple", "yellow"],
+    3: ["purple", "yellow", "red"],
+    4: ["purple", "yellow", "red", "blue"],
+}
+
+
+def _rotation_button(at: At, x: int, y: int, turn: int, style: Style = "secondary") -> Button:
+    """Shows the tile at x,y turned `turn` quarter turns, as a preview."""
+    return Button(
+        tr(at.lang, "Rotation {r}", r=turn),
+        f"fc:pv:{at.channel_id}:{at.count}:{x},{y}@{turn}",
+        style,
+    )
+
+
+class ForbiddenCity:
+    key = "forbidden_city"
+    title = N_("Forbidden City")
+    words = ("knizia", "tiles", "forbidden", "city")
+    min_players = 2
+    max_players = 4
+    help = HELP
+    rules = RULES
+    button_kinds = frozenset({"sp", "pg", "pv", "ok"})
+    secret = N_("your tile")
+
+    # ------------------------------------------------------------------ setting up
+    def options(self, args: list[str], players: int, lang: str) -> dict[str, str]:
+        side = args[0].lower() if args else "beginner"
+        if side not in ("beginner", "advanced") or len(args) > 1:
+            raise Refused(tr(lang, "The start side is “beginner” or “advanced”."))
+        return {"side": side}
+
+    def options_text(self, options: dict[str, str], lang: str) -> str:
+        side = options.get("side", "beginner")
+        side_name = tr(lang, "beginner") if side == "beginner" else tr(lang, "advanced")
+        return tr(lang, "{side} side", side=side_name)
+
+    def check_start(self, options: dict[str, str], players: int, lang: str) -> None:
+        return None
+
+    def new_game(self, seats: int, options: dict[str, str], seed: int) -> Game:
+        return Game(COLOURS_BY_COUNT[seats], options.get("side", "beginner"), seed=seed)
+
+    def load(self, data: dict[str, Any]) -> Game:
+        return from_record(FcRecord.model_validate(data))
+
+    def dump(self, game: Game) -> dict[str, Any]:
+        return to_record(game).model_dump()
+
+    def count(self, game: Game) -> int:
+        return len(game.moves)
+
+    def begin_text(self, at: At, game: Game) -> str:
+        seats = ", ".join(f"{tr(at.lang, colour)} {at.mention(colour)}" for colour in game.players)
+        return tr(
+            at.lang,
+            "The game begins! Seats in turn order: {seats}. {first} plays first.",
+            seats=seats,
+            first=at.mention(game.current),
+        )
+
+    # ------------------------------------------------------------------ actions
+    def typed(self, at: At, game: Game, seat: str, args: list[str]) -> Place:
+        return target(game, args, at.lang)
+
+    def pressed(
+        self, at: At, game: Game, seat: str, kind: str, count: int, payload: str
+    ) -> Place | Reply:
+        lang = at.lang
+        if count != len(game.moves):
+            raise Refused(tr(lang, "This button is out of date: the table has changed since."))
+        if kind == "pg":
+            if not payload.isdigit() or not 0 <= int(payload) < page_count(game):
+                raise Refused(tr(lang, "This button is not valid."))
+            return Reply(private=[spot_menu(at.channel_id, game, lang, int(payload))])
+        if kind == "sp":
+            if not payload.isdigit():
+                raise Refused(tr(lang, "This button is not valid."))
+            spot = next((s for s in render.spots(game) if s.number == int(payload)), None)
+            if spot is None:
+                raise Refused(tr(lang, "This button is not valid."))
+            buttons = [_rotation_button(at, spot.x, spot.y, r, "primary") for r in spot.rotations]
+            text = tr(
+                lang,
+                "Spot {n} ({x},{y}). Choose a rotation to see it on the table.",
+                n=spot.number,
+                x=spot.x,
+                y=spot.y,
+            )
+            return Reply(private=[Message(text, buttons=[buttons])])
+        match = CELL.match(payload)
+        if match is None or match[3] is None:
+            raise Refused(tr(lang, "This button is not valid."))
+        move = target(game, [f"{match[1]},{match[2]}", match[3]], lang)
+        if kind == "ok":
+            return move
+        return Reply(private=[self._preview(at, game, move)])
+
+    def _preview(self, at: At, game: Game, move: Place) -> Message:
+        others = next(
+            (s.rotations for s in render.spots(game) if (s.x, s.y) == (move.x, move.y)), ()
+        )
+        trial = game.copy()
+        trial.play(move)  # this copy is never saved: it only draws the preview
+        image = render.preview_png(trial, at.names, tr=at.words)
+        row = [
+            Button(
+                tr(at.lang, "Place it here"),
+                f"fc:ok:{at.channel_id}:{at.count}:{move.x},{move.y}@{move.rotation}",
+                "success",
+            )
+        ]
+        row += [_rotation_button(at, move.x, move.y, r) for r in others if r != move.rotation]
+        text = tr(
+            at.lang,
+            "Preview: your tile at {x},{y}, rotation {r}. Nothing is played until you confirm.",
+            x=move.x,
+            y=move.y,
+            r=move.rotation,
+        )
+        return Message(text, image=image, image_name="preview.png", buttons=[row])
+
+    def complete(self, at: At, game: Game, seat: str, text: str) -> list[tuple[str, str]]:
+        if game.is_over or seat != game.current:
+            return []
+        typed = text.split()[-1] if text.split()[1:] else ""
+        out = []
+        for spot in render.spots(game):
+            turns = "/".join(str(r) for r in spot.rotations)
+            label = f"{spot.number}: {spot.x},{spot.y} ({turns})"
+            if not typed or str(spot.number).startswith(typed) or f"{spot.x},{spot.y}" == typed:
+                out.append((label, str(spot.number)))
+        return out[:25]
+
+    def explain(self, err: IllegalMove, lang: str) -> str:
+        return explain(err, lang)
+
+    def after_play(self, at: At, game: Game) -> list[str]:
+        """Set aside, for the players to come, tiles that fit nowhere (docs/rules-notes.md)."""
+        lines = []
+        while not game.is_over and game.legal_moves() == [DISCARD]:
+            seat = game.current
+            game.play(DISCARD)
+            lines.append(
+                tr(
+                    at.lang,
+                    "{who}'s tile fits nowhere: it is shown and set aside.",
+                    who=at.mention(seat),
+                )
+            )
+        return lines
+
+    # ------------------------------------------------------------------ telling
+    def announce(self, at: At, game: Game, results: list[Any]) -> list[str]:
+        return [describe(at, result) for result in results]
+
+    def draws(self, results: list[Any]) -> bool:
+        return True
+
+    def next_text(self, at: At, game: Game) -> str:
+        return tr(at.lang, "Next: {who}.", who=at.mention(game.current))
+
+    def table_image(self, at: At, game: Game) -> bytes:
+        return render.table_png(game, at.names, tr=at.words)
+
+    def final_text(self, at: At, game: Game, voted_end: bool) -> str:
+        if game.is_over:
+            return final_text(at, game)
+        best = max(game.scores.values())
+        ranking = sorted(game.players, key=lambda c: -game.scores[c])
+        scores = ", ".join(f"{at.name(c)} {game.scores[c]}" for c in ranking)
+        winners = ", ".join(at.mention(c) for c in ranking if game.scores[c] == best)
+        return tr(
+            at.lang,
+            "The players voted to end the game. Coins: {scores}. Winner: {winners}.",
+            scores=scores,
+            winners=winners,
+        )
+
+    def final_image(self, at: At, game: Game, voted_end: bool) -> bytes:
+        if game.is_over:
+            return render.end_png(game, at.names, tr=at.words)
+        return render.table_png(game, at.names, tr=at.words)
+
+    def status_text(self, at: At, game: Game, waited: str) -> str:
+        return status_text(at, game, waited)
+
+    # ------------------------------------------------------------------ privately
+    def prompt(self, at: At, game: Game, seat: str, reminder: bool) -> Message:
+        if reminder:
+            text = tr(at.lang, "A gentle reminder: it is still your turn in Forbidden City.")
+        else:
+            text = tr(
+                at.lang,
+                "Your turn in Forbidden City. Your tile and the numbered spots where it fits are "
+                "below: choose a spot, or type /fc play <spot> <rotation> in the game's chat.",
+            )
+        return self._turn_message(at, game, text)
+
+    def _turn_message(self, at: At, game: Game, text: str) -> Message:
+        image = render.private_png(game, game.current, at.names, tr=at.words)
+        message = spot_menu(at.channel_id, game, at.lang, 0)
+        message.text, message.image, message.image_name = text, image, "your-turn.png"
+        return message
+
+    def private(self, at: At, game: Game, seat: str) -> Message:
+        if game.current == seat:
+            text = tr(at.lang, "Your tile, and the numbered spots where it fits.")
+            return self._turn_message(at, game, text)
+        image = render.hand_png(game, seat, at.names, tr=at.words)
+        text = tr(
+            at.lang,
+            "Your tile. It is {who}'s turn; you will be told when it is yours.",
+            who=at.name(game.current),
+        )
+        return Message(text, image=image, image_name="your-tile.png")
+
+    def after_own(self, at: At, game: Game, seat: str) -> list[Message]:
+        """The tile the mover just drew, for them alone to plan with."""
+        if game.is_over or seat == game.current:
+            return []
+        image = render.hand_png(game, seat, at.names, tr=at.words)
+        return [Message(tr(at.lang, "Your new tile."), image=image, image_name="your-tile.png")]
+
+    # ------------------------------------------------------------------ time
+    def on_limit(self, kind: str) -> Literal["vote", "default"]:
+        return "vote"
+
+    def stand_in(self, game: Game, seat: str, rng: random.Random) -> Place:
+        move = choose_greedy(game, rng)
+        assert isinstance(move, Place)
+        return move
+
+    def default_text(self, at: At, game: Game, seat: str, kind: str) -> str:
+        return ""
+
+
+MODULE = ForbiddenCity()
