@@ -449,22 +449,23 @@ class FakeDiscord:
             payload["message"] = message
         return payload
 
-    def command_payload(self, user: Person, subcommand: str, **options: str | int) -> Json:
+    def command_payload(self, user: Person, subcommand: str, **options: str | int | bool) -> Json:
         """`/fc <subcommand> option:value ...` typed in the game channel."""
         return self._command(user, subcommand, options, dm=False)
 
-    def dm_command_payload(self, user: Person, subcommand: str, **options: str | int) -> Json:
+    def dm_command_payload(
+        self, user: Person, subcommand: str, **options: str | int | bool
+    ) -> Json:
         """The same, typed in the user's DM with the bot."""
         return self._command(user, subcommand, options, dm=True)
 
     def _command(
-        self, user: Person, subcommand: str, options: dict[str, str | int], *, dm: bool
+        self, user: Person, subcommand: str, options: dict[str, str | int | bool], *, dm: bool
     ) -> Json:
         sub: Json = {"type": 1, "name": subcommand}
         if options:
             sub["options"] = [
-                {"type": 4 if isinstance(v, int) else 3, "name": k, "value": v}
-                for k, v in options.items()
+                {"type": _option_type(v), "name": k, "value": v} for k, v in options.items()
             ]
         return self._interaction("command", user, 2, self._command_data([sub]), dm=dm, message=None)
 
@@ -560,3 +561,10 @@ async def dispatch_all(client: discord.Client, payloads: list[Json], timeout: fl
     started = asyncio.all_tasks() - before
     if started:
         await asyncio.wait_for(asyncio.gather(*started), timeout)
+
+
+def _option_type(value: str | int | bool) -> int:
+    """Discord's application command option types: boolean 5, integer 4, string 3."""
+    if isinstance(value, bool):
+        return 5
+    return 4 if isinstance(value, int) else 3

@@ -115,8 +115,11 @@ async def test_login_syncs_the_fc_group(fake: FakeDiscord, client: FcClient) -> 
     assert play["spot"]["autocomplete"] is True and play["spot"]["required"] is True
     assert play["rotation"]["min_value"] == 0 and play["rotation"]["max_value"] == 3
     assert not play["rotation"].get("required", False)
-    sides = subcommands["new"]["options"][0]["choices"]
-    assert [c["value"] for c in sides] == ["beginner", "advanced"]
+    new = {o["name"]: o for o in subcommands["new"]["options"]}
+    assert [c["value"] for c in new["game"]["choices"]] == ["knizia", "stadt"]
+    assert [c["value"] for c in new["side"]["choices"]] == ["beginner", "advanced"]
+    assert new["teams"]["type"] == 5  # a boolean
+    assert not any(o.get("required", False) for o in new.values())
     languages = subcommands["lang"]["options"][0]["choices"]
     assert [c["value"] for c in languages] == ["en", "fr", "it", "de"]
     assert client.intents.value == 0  # slash commands need no gateway intents
@@ -136,6 +139,10 @@ async def test_dev_guild_syncs_there(fake: FakeDiscord, service: Scripted) -> No
     [
         ("new", {"side": "advanced"}, "new advanced"),
         ("new", {}, "new beginner"),
+        ("new", {"game": "stadt"}, "new stadt"),
+        ("new", {"game": "stadt", "teams": True}, "new stadt teams"),
+        ("new", {"game": "knizia", "side": "advanced"}, "new advanced"),
+        ("play", {"spot": "RB N,E"}, "play RB N,E"),
         ("join", {}, "join"),
         ("play", {"spot": "3", "rotation": 1}, "play 3 1"),
         ("play", {"spot": " 2, -1 ", "rotation": 0}, "play 2,-1 0"),
@@ -152,7 +159,7 @@ async def test_command_text_and_actor(
     client: FcClient,
     service: Scripted,
     subcommand: str,
-    options: dict[str, str | int],
+    options: dict[str, str | int | bool],
     text: str,
 ) -> None:
     await dispatch(client, fake.command_payload(ALICE, subcommand, **options))

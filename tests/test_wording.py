@@ -72,7 +72,8 @@ def test_the_title_is_forbidden_city_in_every_language(language: str) -> None:
         text = str(message.string).lower()
         if message.id and "Verbotene Stadt" in str(message.id):
             # The other game keeps the title of one of its own editions.
-            assert str(message.string) in {"Die Verbotene Stadt", "La Cité interdite"}, message.id
+            titles = ("Die Verbotene Stadt", "La Cité interdite")
+            assert any(title in str(message.string) for title in titles), message.id
             continue
         assert "verbotene stadt" not in text and "cité interdite" not in text, message.id
         assert "città proibita" not in text, message.id

@@ -7,6 +7,7 @@ before the first response), ask the service, deliver the `Reply`. The rules live
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -25,6 +26,7 @@ from .translator import FcTranslator
 __all__ = ["FcClient", "FcCommands", "actor_of"]
 
 log = logging.getLogger(__name__)
+CELL_TEXT = re.compile(r"^-?\d+\s*,\s*-?\d+$")  # a tile game cell typed with spaces
 
 DEADLINE_SECONDS = 30.0
 
@@ -58,23 +60,44 @@ class FcCommands(app_commands.Group):
     """
 
     def __init__(self, client: FcClient) -> None:
-        super().__init__(name="fc", description=N_("Play Forbidden City (Reiner Knizia)"))
+        super().__init__(
+            name="fc", description=N_("Play Forbidden City (Knizia) or Die Verbotene Stadt")
+        )
         self.client = client
 
     async def _run(self, interaction: discord.Interaction[Any], text: str) -> None:
         await self.client.handle_command(interaction, text)
 
     @app_commands.command(name=N_("new"), description=N_("Open a table in this channel"))
-    @app_commands.rename(side=N_("side"))
-    @app_commands.describe(side=N_("Which side of the start tile to play"))
+    @app_commands.rename(game=N_("game"), side=N_("side"), teams=N_("teams"))
+    @app_commands.describe(
+        game=N_("Which of the two games to play"),
+        side=N_("Which side of the start tile to play"),
+        teams=N_("Die Verbotene Stadt for 4: partners sit opposite and add their points"),
+    )
     @app_commands.choices(
+        game=[
+            app_commands.Choice(name=N_("Forbidden City (Reiner Knizia)"), value="knizia"),
+            app_commands.Choice(
+                name=N_("Die Verbotene Stadt (Randolph & Rüttinger)"), value="stadt"
+            ),
+        ],
         side=[
             app_commands.Choice(name=N_("beginner"), value="beginner"),
             app_commands.Choice(name=N_("advanced"), value="advanced"),
-        ]
+        ],
     )
-    async def new(self, interaction: discord.Interaction[Any], side: str = "beginner") -> None:
-        await self._run(interaction, f"new {side}")
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str = "knizia",
+        side: str = "beginner",
+        teams: bool = False,
+    ) -> None:
+        if game == "stadt":
+            await self._run(interaction, "new stadt teams" if teams else "new stadt")
+        else:
+            await self._run(interaction, f"new {side}")
 
     @app_commands.command(name=N_("join"), description=N_("Take a seat at the table"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
@@ -92,10 +115,10 @@ class FcCommands(app_commands.Group):
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "start")
 
-    @app_commands.command(name=N_("play"), description=N_("Place your tile"))
+    @app_commands.command(name=N_("play"), description=N_("Play your move"))
     @app_commands.rename(spot=N_("spot"), rotation=N_("rotation"))
     @app_commands.describe(
-        spot=N_("A spot number from the board image, or x,y"),
+        spot=N_("A spot number or x,y; in Die Verbotene Stadt an action such as RB N,E"),
         rotation=N_("Quarter turns clockwise (0-3)"),
     )
     async def play(
@@ -104,7 +127,9 @@ class FcCommands(app_commands.Group):
         spot: str,
         rotation: app_commands.Range[int, 0, 3] | None = None,
     ) -> None:
-        where = "".join(spot.split())  # "2, -1" is one argument, not two
+        where = spot.strip()
+        if CELL_TEXT.match(where):  # "2, -1" is one argument, not two
+            where = "".join(where.split())
         text = f"play {where}" if rotation is None else f"play {where} {rotation}"
         await self._run(interaction, text)
 
