@@ -462,7 +462,7 @@ class GameService:
         others = [
             Button(
                 tr(lang, "Play {game} instead", game=tr(lang, module(key).title)),
-                f"fc:gm:{channel_id}::{index}",
+                f"fc:gm:{channel_id}:0:{index}",
             )
             for index, key in enumerate(MODULES)
             if key != table.kind
