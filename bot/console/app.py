@@ -28,8 +28,8 @@ PROMPT = "> "
 _NUMBERED = re.compile(r"(\d+)-")
 INTRO = (
     "Forbidden City in the terminal. Type '<user> <command>', e.g. 'ann new', 'bob join', "
-    "'ann start', 'bob play 3 1'; 'ann help' lists the commands; 'quit', Ctrl-D or Ctrl-C "
-    "leaves.\n"
+    "'ann start', 'bob play 3 1' ('ann new stadt' opens Die Verbotene Stadt instead); "
+    "'ann help' lists the commands; 'quit', Ctrl-D or Ctrl-C leaves.\n"
     "Buttons show as [label: press DATA]; press one with '<user> press DATA'. "
     "Images are written to {images}."
 )

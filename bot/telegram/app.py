@@ -208,7 +208,9 @@ class TelegramAdapter:
 
     async def post_init(self, application: TelegramApp) -> None:
         with contextlib.suppress(TelegramError):
-            await application.bot.set_my_commands([BotCommand("fc", "Forbidden City: /fc help")])
+            await application.bot.set_my_commands(
+                [BotCommand("fc", "Forbidden City, Die Verbotene Stadt: /fc help")]
+            )
         if self.deadline_interval > 0 and self._deadlines is None:
             self._deadlines = asyncio.create_task(self._poll_deadlines(), name="fc-deadlines")
 
