@@ -202,7 +202,7 @@ class GameService:
             return []
         typed = text.split()[-1] if text.split()[1:] else ""
         out = []
-        for spot in render.spots(game):
+        for spot in render.spots(game.view(game.current)):
             turns = "/".join(str(r) for r in spot.rotations)
             label = f"{spot.number}: {spot.x},{spot.y} ({turns})"
             if not typed or str(spot.number).startswith(typed) or f"{spot.x},{spot.y}" == typed:
@@ -589,7 +589,7 @@ class GameService:
             seats=seats,
             first=mention(order[0].user_id),
         )
-        image = await self._png(lang, render.table_png, game, table.names())
+        image = await self._png(lang, render.table_png, game.view(None), table.names())
         reply = Reply(public=[Message(text, image=image, names=self._names(table))])
         reply.direct.extend(await self._turn_notice(channel, table, game, lang, chat))
         return reply
@@ -672,7 +672,7 @@ class GameService:
                 cancel_deadlines=DEADLINE_KINDS,
             )
             lines.append(final_text(table, game, lang))
-            image = await self._png(lang, render.end_png, game, table.names())
+            image = await self._png(lang, render.end_png, game.view(None), table.names())
             return Reply(
                 public=[Message(" ".join(lines), image=image, image_name="final.png", names=names)]
             )
@@ -683,7 +683,7 @@ class GameService:
         lines.append(tr(lang, "Next: {who}.", who=mention(table.user_of(game.current).user_id)))
         # The images are drawn side by side: Pillow releases the GIL for most of the work.
         image, notice, new_tile = await asyncio.gather(
-            self._png(lang, render.table_png, game, table.names()),
+            self._png(lang, render.table_png, game.view(None), table.names()),
             self._turn_notice(channel, table, game, lang, chat),
             self._new_tile(table, game, lang, mover),
         )
@@ -697,13 +697,13 @@ class GameService:
         """The tile the mover just drew, for them alone to plan with."""
         if mover is None or mover == game.current:
             return []
-        image = await self._png(lang, render.hand_png, game, mover, table.names())
+        image = await self._png(lang, render.hand_png, game.view(mover), table.names())
         return [Message(tr(lang, "Your new tile."), image=image, image_name="your-tile.png")]
 
     async def _private_turn(
         self, channel: Channel, table: Table, game: Game, lang: str, text: str
     ) -> Message:
-        image = await self._png(lang, render.private_png, game, game.current, table.names())
+        image = await self._png(lang, render.private_png, game.view(game.current), table.names())
         message = spot_menu(channel.channel_id, game, lang, 0)
         message.text, message.image, message.image_name = text, image, "your-turn.png"
         return message
@@ -737,7 +737,9 @@ class GameService:
         if kind == "sp":
             if not data.isdigit():
                 raise Refused(tr(lang, "This button is not valid."))
-            spot = next((s for s in render.spots(game) if s.number == int(data)), None)
+            spot = next(
+                (s for s in render.spots(game.view(game.current)) if s.number == int(data)), None
+            )
             if spot is None:
                 raise Refused(tr(lang, "This button is not valid."))
             buttons = [
@@ -758,11 +760,11 @@ class GameService:
         move = target(game, [f"{match[1]},{match[2]}", match[3]], lang)
         if kind == "ok":
             return await self._apply(actor, loaded, game, move, lang)
+        mine = game.view(game.current)
         others = next(
-            (s.rotations for s in render.spots(game) if (s.x, s.y) == (move.x, move.y)), ()
+            (s.rotations for s in render.spots(mine) if (s.x, s.y) == (move.x, move.y)), ()
         )
-        game.play(move)  # this copy is never saved: it only draws the preview
-        image = await self._png(lang, render.preview_png, game, loaded.table.names())
+        image = await self._png(lang, render.preview_png, mine, move, loaded.table.names())
         row = [
             Button(
                 tr(lang, "Place it here"),
@@ -794,7 +796,7 @@ class GameService:
             return Reply(
                 private=[await self._private_turn(channel, loaded.table, game, lang, text)]
             )
-        image = await self._png(lang, render.hand_png, game, colour, loaded.table.names())
+        image = await self._png(lang, render.hand_png, game.view(colour), loaded.table.names())
         text = tr(
             lang,
             "Your tile. It is {who}'s turn; you will be told when it is yours.",
@@ -814,7 +816,7 @@ class GameService:
         if not table.started:
             return await self._status(actor, args, lang)
         game = self._game_of(loaded, lang)
-        image = await self._png(lang, render.table_png, game, table.names())
+        image = await self._png(lang, render.table_png, game.view(None), table.names())
         text = status_text(table, game, lang, self.clock())
         return Reply(public=[Message(text, image=image, names=self._names(table))])
 
@@ -1015,7 +1017,7 @@ class GameService:
         """How a game ended, with its last table: played out, or ended by a vote."""
         if game.is_over:
             text = final_text(table, game, lang)
-            image = await self._png(lang, render.end_png, game, table.names())
+            image = await self._png(lang, render.end_png, game.view(None), table.names())
         else:
             best = max(game.scores.values())
             ranking = sorted(game.players, key=lambda c: -game.scores[c])
@@ -1029,6 +1031,6 @@ class GameService:
                 scores=scores,
                 winners=winners,
             )
-            image = await self._png(lang, render.table_png, game, table.names())
+            image = await self._png(lang, render.table_png, game.view(None), table.names())
         message = Message(text, image=image, image_name="final.png", names=self._names(table))
         return Reply(public=[message])
