@@ -179,18 +179,18 @@ def encode(image: Image.Image) -> bytes:
 
 
 def table_image(
-    seen: SeatView,
+    view: SeatView,
     names: Names = None,
     *,
     highlight_last: bool = True,
     tr: Translate | None = None,
 ) -> Image.Image:
     """The table (RGB), before encoding."""
-    return _compose(seen, names, "table", highlight_last=highlight_last, tr=t.translator(tr))
+    return _compose(view, names, "table", highlight_last=highlight_last, tr=t.translator(tr))
 
 
 def table_png(
-    seen: SeatView,
+    view: SeatView,
     names: Names = None,
     *,
     highlight_last: bool = True,
@@ -198,11 +198,11 @@ def table_png(
 ) -> bytes:
     """The table everyone sees after a move (from the spectator's view, `game.view(None)`):
     header, tiles, last tile outlined, rooms closed."""
-    return encode(table_image(seen, names, highlight_last=highlight_last, tr=tr))
+    return encode(table_image(view, names, highlight_last=highlight_last, tr=tr))
 
 
 def preview_image(
-    seen: SeatView, move: Move | str, names: Names = None, *, tr: Translate | None = None
+    view: SeatView, move: Move | str, names: Names = None, *, tr: Translate | None = None
 ) -> Image.Image:
     """The table after a move not played yet (RGB): a gold band says so across the image and
     the tile's ring is dashed, so it never passes for the table after a real move."""
@@ -224,17 +224,17 @@ def preview_image(
         stamp(canvas, (p.width / 2, top + PREVIEW_BAND / 2), label, 20, pal.INK, bold=True,
               anchor="mm")  # fmt: skip
 
-    return _compose(after(seen, move), names, "preview", panel=band, tr=tr)
+    return _compose(after(view, move), names, "preview", panel=band, tr=tr)
 
 
 def preview_png(
-    seen: SeatView, move: Move | str, names: Names = None, *, tr: Translate | None = None
+    view: SeatView, move: Move | str, names: Names = None, *, tr: Translate | None = None
 ) -> bytes:
     """What the seat to play sees before confirming `move`, drawn from its view without
     playing anything: the table with its tile placed and the rooms it closes paid, marked as a
-    preview (`cell_box(after(seen, move), ..., view="preview")` maps its cells). Raises
-    IllegalMove for a move not in `seen.legal_moves`."""
-    return encode(preview_image(seen, move, names, tr=tr))
+    preview (`cell_box(after(view, move), ..., view="preview")` maps its cells). Raises
+    IllegalMove for a move the game would refuse, ValueError for another seat's view."""
+    return encode(preview_image(view, move, names, tr=tr))
 
 
 def _turns(
@@ -257,13 +257,13 @@ def _turns(
 
 
 def private_image(
-    seen: SeatView, names: Names = None, *, tr: Translate | None = None
+    view: SeatView, names: Names = None, *, tr: Translate | None = None
 ) -> Image.Image:
-    colour, hand = seen.seat, seen.hand
-    if seen.over or colour is None or colour != seen.to_play or hand is None:
+    colour, hand = view.seat, view.hand
+    if view.over or colour is None or colour != view.to_play or hand is None:
         raise ValueError("the private view is for the seat to move")
     tr = t.translator(tr)
-    legal = spots(seen)
+    legal = spots(view)
     used = {r for spot in legal for r in spot.rotations}
 
     def strip(canvas: Image.Image, p: Plan, top: int) -> None:
@@ -277,13 +277,13 @@ def private_image(
         left0 = (p.width - 4 * HAND_STEP + 28) // 2
         _turns(canvas, hand, colour, left0, top + 36, used)
 
-    return _compose(seen, names, "private", legal=legal, panel=strip, tr=tr)
+    return _compose(view, names, "private", legal=legal, panel=strip, tr=tr)
 
 
-def private_png(seen: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
+def private_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
     """What the seat to move sees alone, from its own view (`game.view(seat)`): its tile in
-    four turns, the legal spots numbered as `spots(seen)` numbers them."""
-    return encode(private_image(seen, names, tr=tr))
+    four turns, the legal spots numbered as `spots(view)` numbers them."""
+    return encode(private_image(view, names, tr=tr))
 
 
 def hand_tile_box(turn: int) -> Box:
@@ -293,13 +293,13 @@ def hand_tile_box(turn: int) -> Box:
     return (left, top, left + HAND_TILE, top + HAND_TILE)
 
 
-def hand_image(seen: SeatView, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
+def hand_image(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
     """A seat's tile in hand, its four turns side by side, and whose turn it is (RGB)."""
-    colour, hand = seen.seat, seen.hand
-    if colour is None or hand is None or seen.to_play is None:
+    colour, hand = view.seat, view.hand
+    if colour is None or hand is None or view.to_play is None:
         raise ValueError("no tile in hand: the game is over, or this is a spectator's view")
     tr = t.translator(tr)
-    to_play = colour == seen.to_play
+    to_play = colour == view.to_play
     caption_top = HAND_BAND + MARGIN + HAND_TILE + 34
     image = Image.new("RGB", (HAND_W, caption_top + 34), pal.HEADER)
     draw = ImageDraw.Draw(image)
@@ -311,18 +311,18 @@ def hand_image(seen: SeatView, names: Names = None, *, tr: Translate | None = No
     stamp(image, (PAD + 40, HAND_BAND / 2), title, 18, pal.TEXT, bold=True, anchor="lm")
     hand_left = hand_tile_box(0)[0]
     _turns(image, hand, colour, hand_left, HAND_BAND + MARGIN, {0, 1, 2, 3})
-    who = name_of(names, seen.to_play, tr)
-    status = tr(t.STATUS_MOVE).format(n=len(seen.moves) + 1, who=who)
+    who = name_of(names, view.to_play, tr)
+    status = tr(t.STATUS_MOVE).format(n=len(view.moves) + 1, who=who)
     status = fit(status, 17, HAND_W - 2 * PAD, bold=True)
     ink = pal.LAST if to_play else pal.MUTED  # bright when it is this seat's turn
     stamp(image, (HAND_W / 2, caption_top + 15), status, 17, ink, bold=True, anchor="mm")
     return image
 
 
-def hand_png(seen: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
+def hand_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
     """A seat's tile in hand in its four turns, from its own view, at any time before the end:
     lets players plan while others move."""
-    return encode(hand_image(seen, names, tr=tr))
+    return encode(hand_image(view, names, tr=tr))
 
 
 def ranking(seen: SeatView) -> list[tuple[int, str]]:
@@ -336,8 +336,8 @@ def ranking(seen: SeatView) -> list[tuple[int, str]]:
     return ranks
 
 
-def end_image(seen: SeatView, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
-    if not seen.over:
+def end_image(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
+    if not view.over:
         raise ValueError("the game is not over")
     tr = t.translator(tr)
 
@@ -346,10 +346,10 @@ def end_image(seen: SeatView, names: Names = None, *, tr: Translate | None = Non
         draw.rectangle((0, top, p.width, p.height), fill=pal.HEADER)
         stamp(canvas, (MARGIN + 2, top + 22), tr(t.FINAL_RANKING), 20, pal.TEXT, bold=True,
               anchor="lm")  # fmt: skip
-        for row, (rank, colour) in enumerate(ranking(seen)):
+        for row, (rank, colour) in enumerate(ranking(view)):
             y = top + 44 + row * END_ROW
             mid = y + END_ROW // 2
-            winner = colour in seen.winners
+            winner = colour in view.winners
             ink = pal.GOLD if winner else pal.TEXT
             if winner:
                 draw.rounded_rectangle(
@@ -358,13 +358,13 @@ def end_image(seen: SeatView, names: Names = None, *, tr: Translate | None = Non
             stamp(canvas, (MARGIN + 12, mid), f"{rank}.", 24, ink, bold=True, anchor="lm")
             icon = marker_icon(colour, 30)
             canvas.paste(icon, (MARGIN + 48, mid - 15), icon)
-            codes = seen.revealed.get(colour, [])
+            codes = view.revealed.get(colour, [])
             tiles_left = p.width - MARGIN - 12 - len(codes) * (END_TILE + 8)
             name = name_of(names, colour, tr) + (f"  · {tr(t.WINNER)}" if winner else "")
             name = fit(name, 20, tiles_left - MARGIN - 96, bold=True)
             stamp(canvas, (MARGIN + 88, mid - 11), name, 20, ink, bold=True, anchor="lm")
-            coins = t.count(seen.coins[colour], t.ONE_COIN, t.COINS, tr)
-            line = tr(t.FINAL_COINS).format(coins=coins, bonus=seen.bonus.get(colour, 0))
+            coins = t.count(view.coins[colour], t.ONE_COIN, t.COINS, tr)
+            line = tr(t.FINAL_COINS).format(coins=coins, bonus=view.bonus.get(colour, 0))
             stamp(canvas, (MARGIN + 88, mid + 13), line, 16, pal.MUTED, anchor="lm")
             x = tiles_left
             for code in codes:
@@ -373,10 +373,10 @@ def end_image(seen: SeatView, names: Names = None, *, tr: Translate | None = Non
                 canvas.paste(art, (x, mid - END_TILE // 2))
                 x += END_TILE + 8
 
-    return _compose(seen, names, "end", panel=results, tr=tr)
+    return _compose(view, names, "end", panel=results, tr=tr)
 
 
-def end_png(seen: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
+def end_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
     """The final table (from any view of the ended game), the bonus tiles revealed, the
     ranking and the winners."""
-    return encode(end_image(seen, names, tr=tr))
+    return encode(end_image(view, names, tr=tr))
