@@ -67,9 +67,9 @@ def _median_ms(make: Callable[[], bytes], runs: int) -> tuple[float, float, int]
 
 def bench(runs: int) -> dict[str, object]:
     game = late_game()
-    table_ms, table_first, table_bytes = _median_ms(lambda: table_png(game), runs)
+    table_ms, table_first, table_bytes = _median_ms(lambda: table_png(game.view(None)), runs)
     private_ms, private_first, private_bytes = _median_ms(
-        lambda: private_png(game, game.turn), runs
+        lambda: private_png(game.view(game.current)), runs
     )
     stadt_view = stadt_game().view(None)
     stadt_ms, stadt_first, stadt_bytes = _median_ms(
@@ -99,15 +99,17 @@ def gallery(directory: Path) -> list[Path]:
     while not any(room.paid for room in mid.results[-1].closed):  # a room closed and paid
         mid.play(random.Random(len(mid.moves)).choice(mid.legal_moves()))
     advanced = played(5, 10, players=3, start="advanced")
+    mine = mid.view(mid.current)
+    waiting = mid.players[(mid.turn + 1) % len(mid.players)]
     shots = {
-        "start": table_png(Game(4, seed=1)),
-        "mid": table_png(mid, names),
-        "advanced": table_png(advanced),
-        "private": private_png(mid, mid.turn, names),
-        "preview": preview_png(mid, names),
-        "hand": hand_png(mid, (mid.turn + 1) % len(mid.players), names),
-        "late": table_png(late_game()),
-        "end": end_png(played(7), names),
+        "start": table_png(Game(4, seed=1).view(None)),
+        "mid": table_png(mid.view(None), names),
+        "advanced": table_png(advanced.view(None)),
+        "private": private_png(mine, names),
+        "preview": preview_png(mine, mine.legal_moves[0], names),
+        "hand": hand_png(mid.view(waiting), names),
+        "late": table_png(late_game().view(None)),
+        "end": end_png(played(7).view(None), names),
         "stadt": stadt.table_png(stadt_game().view(None), STADT_NAMES),
         "stadt-private": stadt.table_png(stadt_game().view("north"), STADT_NAMES),
     }

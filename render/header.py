@@ -7,7 +7,8 @@ from collections.abc import Mapping
 
 from PIL import Image, ImageDraw
 
-from engine.forbidden_city import Game, RoomClosed, TileDiscarded, TilePlaced
+from engine.forbidden_city import Place, parse_move
+from engine.forbidden_city.view import ClosedRoom, SeatView
 
 from . import palette as pal
 from . import texts as t
@@ -42,45 +43,48 @@ def wrap(text: str, size: int, width: float, lines: int = 3) -> list[str]:
     return out
 
 
-def last_move_text(game: Game, names: Mapping[str, str] | None, tr: Translate = t.english) -> str:
+def last_mover(view: SeatView) -> str:
+    """The seat that made the last move (seats play in turn, the first seat first)."""
+    return view.players[(len(view.moves) - 1) % len(view.players)]
+
+
+def last_move_text(
+    view: SeatView, names: Mapping[str, str] | None, tr: Translate = t.english
+) -> str:
     """The last move in words, e.g. `Red placed a tile at 2,-1. Closed a pink room...`."""
-    if not game.results:
-        first = name_of(names, game.players[0], tr)
+    if not view.moves:
+        first = name_of(names, view.players[0], tr)
         opening = {"beginner": t.START_BEGINNER, "advanced": t.START_ADVANCED}
-        return tr(opening.get(game.start, t.START_NONE)).format(who=first)
-    result = game.results[-1]
-    who = name_of(names, result.seat, tr)
-    parts: list[str] = []
-    for event in result.events:
-        if isinstance(event, TilePlaced):
-            parts.append(tr(t.PLACED).format(who=who, x=event.x, y=event.y))
-        elif isinstance(event, TileDiscarded):
-            parts.append(tr(t.DISCARDED).format(who=who, tile=event.code))
-        elif isinstance(event, RoomClosed):
-            parts.append(_closed_text(event, names, tr))
+        return tr(opening.get(view.start, t.START_NONE)).format(who=first)
+    who = name_of(names, last_mover(view), tr)
+    move = parse_move(view.moves[-1])
+    if isinstance(move, Place):
+        parts = [tr(t.PLACED).format(who=who, x=move.x, y=move.y)]
+    else:
+        parts = [tr(t.DISCARDED).format(who=who, tile=view.played[-1])]
+    last = len(view.moves) - 1
+    parts += [_closed_text(room, names, tr) for room in view.rooms if room.move == last]
     return " ".join(parts)
 
 
-def _closed_text(event: RoomClosed, names: Mapping[str, str] | None, tr: Translate) -> str:
-    paid = [
-        f"{name_of(names, seat, tr)} +{amount}" for seat, amount in event.paid.items() if amount
-    ]
-    message = t.CLOSED.get(event.colour, t.CLOSED["white"])
-    return tr(message).format(value=event.value, paid=", ".join(paid) or tr(t.NOBODY_PAID))
+def _closed_text(room: ClosedRoom, names: Mapping[str, str] | None, tr: Translate) -> str:
+    paid = [f"{name_of(names, seat, tr)} +{amount}" for seat, amount in room.paid.items() if amount]
+    message = t.CLOSED.get(room.colour, t.CLOSED["white"])
+    return tr(message).format(value=room.value, paid=", ".join(paid) or tr(t.NOBODY_PAID))
 
 
-def header_height(game: Game, width: int, caption: list[str]) -> int:
-    columns = max(1, min(len(game.players), (width - PAD) // ENTRY_MIN_W))
-    rows = -(-len(game.players) // columns)
+def header_height(view: SeatView, width: int, caption: list[str]) -> int:
+    columns = max(1, min(len(view.players), (width - PAD) // ENTRY_MIN_W))
+    rows = -(-len(view.players) // columns)
     return TITLE_H + PAD // 2 + rows * ENTRY_H + PAD // 2 + len(caption) * CAPTION_LINE + PAD // 2
 
 
-def caption_lines(game: Game, names: Mapping[str, str] | None, width: int, text: str) -> list[str]:
+def caption_lines(width: int, text: str) -> list[str]:
     return wrap(text, CAPTION_SIZE, width - 2 * PAD)
 
 
 def header_image(
-    game: Game,
+    view: SeatView,
     names: Mapping[str, str] | None,
     width: int,
     status: str,
@@ -88,7 +92,7 @@ def header_image(
     tr: Translate = t.english,
 ) -> Image.Image:
     """The header, `width` pixels wide, RGB."""
-    height = header_height(game, width, caption)
+    height = header_height(view, width, caption)
     image = Image.new("RGB", (width, height), pal.HEADER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, TITLE_H - 1), fill=pal.TITLE_BAND)
@@ -109,15 +113,15 @@ def header_image(
     status = fit(status, 17, width - PAD - title_end - 8, bold=True)
     stamp(image, (width - PAD, TITLE_H / 2), status, 17, pal.TEXT, bold=True, anchor="rm")
 
-    n = len(game.players)
+    n = len(view.players)
     columns = max(1, min(n, (width - PAD) // ENTRY_MIN_W))
     entry_w = (width - PAD * 2) // columns
-    for seat, colour in enumerate(game.players):
+    for seat, colour in enumerate(view.players):
         row, col = divmod(seat, columns)
         left = PAD + col * entry_w
         top = TITLE_H + PAD // 2 + row * ENTRY_H
-        to_play = not game.is_over and game.turn == seat
-        winner = game.is_over and colour in game.winners
+        to_play = not view.over and view.to_play == colour
+        winner = view.over and colour in view.winners
         if to_play or winner:
             draw.rounded_rectangle(
                 (left, top + 3, left + entry_w - 8, top + ENTRY_H - 3), radius=8, fill=pal.ROW_TURN
@@ -135,9 +139,9 @@ def header_image(
         if tag:
             tag_colour = pal.LAST if to_play else pal.GOLD
             stamp(image, (left + entry_w - 16, top + 19), tag, 16, tag_colour, anchor="rm")
-        info = t.count(game.coins[seat], t.ONE_COIN, t.COINS, tr)
-        if not game.is_over:
-            info += " · " + t.count(game.tiles_left(seat), t.ONE_TILE_LEFT, t.TILES_LEFT, tr)
+        info = t.count(view.coins[colour], t.ONE_COIN, t.COINS, tr)
+        if not view.over:
+            info += " · " + t.count(view.tiles_left[colour], t.ONE_TILE_LEFT, t.TILES_LEFT, tr)
         info = fit(info, 16, entry_w - 60)  # translations run longer
         stamp(image, (text_left, top + 41), info, 16, pal.MUTED, anchor="lm")
     rows = -(-n // columns)

@@ -1,10 +1,12 @@
 """The pictures the bot posts: the table, the private view of the seat to move, the end, and
 any seat's tile in hand.
 
-Each is planned first (sizes and where the board goes), then drawn in RGB, then mapped to the
-fixed palette and PNG-encoded. Planning alone answers `cell_box`, so tests probe the exact
-pixels a player sees. Every text goes through `tr` (see `texts`), so one game can be drawn in
-each table's language.
+Each is drawn from a seat's view (`Game.view`), never from the game: the channel's pictures
+from the spectator's view, a private one from that seat's, so no picture can show a secret it
+does not belong to. Each is planned first (sizes and where the board goes), then drawn in RGB,
+then mapped to the fixed palette and PNG-encoded. Planning alone answers `cell_box`, so tests
+probe the exact pixels a player sees. Every text goes through `tr` (see `texts`), so one game
+can be drawn in each table's language.
 """
 
 from __future__ import annotations
@@ -16,12 +18,21 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from engine.forbidden_city import Game, Tile
+from engine.forbidden_city import Move, Tile
+from engine.forbidden_city.view import SeatView, after
 
 from . import palette as pal
 from . import texts as t
 from .fonts import fit, stamp
-from .header import PAD, caption_lines, header_height, header_image, last_move_text, name_of
+from .header import (
+    PAD,
+    caption_lines,
+    header_height,
+    header_image,
+    last_move_text,
+    last_mover,
+    name_of,
+)
 from .spots import Spot, spots
 from .table import Layout, board_layout, draw_board
 from .texts import Translate
@@ -64,16 +75,18 @@ class Plan:
         return self.layout.top + self.layout.height - self.layout.band + MARGIN + below
 
 
-def _status(game: Game, names: Names, tr: Translate) -> str:
-    if game.is_over:
-        winners = ", ".join(name_of(names, c, tr) for c in game.winners)
+def _status(seen: SeatView, names: Names, tr: Translate) -> str:
+    if seen.over:
+        winners = ", ".join(name_of(names, c, tr) for c in seen.winners)
         return tr(t.STATUS_OVER).format(winners=winners)
-    who = name_of(names, game.current, tr)
-    return tr(t.STATUS_MOVE).format(n=len(game.results) + 1, who=who)
+    if seen.to_play is None:  # the preview of the last move: that move is still to play
+        return tr(t.STATUS_MOVE).format(n=len(seen.moves), who=name_of(names, last_mover(seen), tr))
+    who = name_of(names, seen.to_play, tr)
+    return tr(t.STATUS_MOVE).format(n=len(seen.moves) + 1, who=who)
 
 
-def _caption_text(game: Game, names: Names, view: View, tr: Translate) -> str:
-    text = last_move_text(game, names, tr)
+def _caption_text(seen: SeatView, names: Names, view: View, tr: Translate) -> str:
+    text = last_move_text(seen, names, tr)
     if view == "end":
         text += " " + tr(t.END_HINT)
     elif view == "private":
@@ -82,27 +95,28 @@ def _caption_text(game: Game, names: Names, view: View, tr: Translate) -> str:
 
 
 def plan(
-    game: Game, names: Names = None, view: View = "table", tr: Translate | None = None
+    seen: SeatView, names: Names = None, view: View = "table", tr: Translate | None = None
 ) -> Plan:
     tr = t.translator(tr)
-    probe = board_layout(game, 0, 0)
+    probe = board_layout(seen, 0, 0)
     width = max(MIN_WIDTH, probe.width + 2 * MARGIN)
-    caption = caption_lines(game, names, width, _caption_text(game, names, view, tr))
-    header_h = header_height(game, width, caption)
+    caption = caption_lines(width, _caption_text(seen, names, view, tr))
+    header_h = header_height(seen, width, caption)
     panel_h = 0
     if view == "private":
         panel_h = HAND_H
     elif view == "preview":
         panel_h = PREVIEW_BAND
     elif view == "end":
-        panel_h = 44 + END_ROW * len(game.players) + MARGIN
+        panel_h = 44 + END_ROW * len(seen.players) + MARGIN
     above = panel_h if view in ("private", "preview") else 0
-    layout = board_layout(game, (width - probe.width) // 2, header_h + above + MARGIN)
+    layout = board_layout(seen, (width - probe.width) // 2, header_h + above + MARGIN)
     return Plan(width, header_h, caption, panel_h, layout, view == "end")
 
 
 def cell_box(
-    game: Game,
+    seen: SeatView,
+    /,
     x: int,
     y: int,
     names: Names = None,
@@ -111,13 +125,14 @@ def cell_box(
     tr: Translate | None = None,
 ) -> Box:
     """Pixel box (left, top, right, bottom; right/bottom exclusive) of cell (x, y) in the image
-    that `table_png` / `private_png` / `end_png` makes for this game state, these names and
-    this language (a caption that wraps to one more line moves the board down)."""
-    return plan(game, names, view, tr).layout.cell_box(x, y)
+    that `table_png` / `private_png` / `end_png` makes from this seat's view, these names and
+    this language (a caption that wraps to one more line moves the board down). For the
+    preview, pass the view after the move (`engine.forbidden_city.view.after`)."""
+    return plan(seen, names, view, tr).layout.cell_box(x, y)
 
 
 def _compose(
-    game: Game,
+    seen: SeatView,
     names: Names,
     view: View,
     *,
@@ -126,13 +141,13 @@ def _compose(
     panel: Callable[[Image.Image, Plan, int], None] | None = None,
     tr: Translate,
 ) -> Image.Image:
-    p = plan(game, names, view, tr)
-    status = _status(game, names, tr)
+    p = plan(seen, names, view, tr)
+    status = _status(seen, names, tr)
     canvas = Image.new("RGB", (p.width, p.height), pal.TABLE)
-    canvas.paste(header_image(game, names, p.width, status, p.caption, tr), (0, 0))
+    canvas.paste(header_image(seen, names, p.width, status, p.caption, tr), (0, 0))
     draw_board(
         canvas,
-        game,
+        seen,
         p.layout,
         highlight_last=highlight_last,
         spots=legal,
@@ -164,20 +179,31 @@ def encode(image: Image.Image) -> bytes:
 
 
 def table_image(
-    game: Game, names: Names = None, *, highlight_last: bool = True, tr: Translate | None = None
+    view: SeatView,
+    names: Names = None,
+    *,
+    highlight_last: bool = True,
+    tr: Translate | None = None,
 ) -> Image.Image:
-    """The public table (RGB), before encoding."""
-    return _compose(game, names, "table", highlight_last=highlight_last, tr=t.translator(tr))
+    """The table (RGB), before encoding."""
+    return _compose(view, names, "table", highlight_last=highlight_last, tr=t.translator(tr))
 
 
 def table_png(
-    game: Game, names: Names = None, *, highlight_last: bool = True, tr: Translate | None = None
+    view: SeatView,
+    names: Names = None,
+    *,
+    highlight_last: bool = True,
+    tr: Translate | None = None,
 ) -> bytes:
-    """The table everyone sees after a move: header, tiles, last tile outlined, rooms closed."""
-    return encode(table_image(game, names, highlight_last=highlight_last, tr=tr))
+    """The table everyone sees after a move (from the spectator's view, `game.view(None)`):
+    header, tiles, last tile outlined, rooms closed."""
+    return encode(table_image(view, names, highlight_last=highlight_last, tr=tr))
 
 
-def preview_image(game: Game, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
+def preview_image(
+    view: SeatView, move: Move | str, names: Names = None, *, tr: Translate | None = None
+) -> Image.Image:
     """The table after a move not played yet (RGB): a gold band says so across the image and
     the tile's ring is dashed, so it never passes for the table after a real move."""
     tr = t.translator(tr)
@@ -198,17 +224,17 @@ def preview_image(game: Game, names: Names = None, *, tr: Translate | None = Non
         stamp(canvas, (p.width / 2, top + PREVIEW_BAND / 2), label, 20, pal.INK, bold=True,
               anchor="mm")  # fmt: skip
 
-    return _compose(game, names, "preview", panel=band, tr=tr)
+    return _compose(after(view, move), names, "preview", panel=band, tr=tr)
 
 
-def preview_png(game: Game, names: Names = None, *, tr: Translate | None = None) -> bytes:
-    """What a player sees before confirming a move: `game` with the move played, marked as a
-    preview (`cell_box(..., view="preview")` maps its cells)."""
-    return encode(preview_image(game, names, tr=tr))
-
-
-def _seat_index(game: Game, seat: int | str) -> int:
-    return game.seat_of(seat) if isinstance(seat, str) else seat
+def preview_png(
+    view: SeatView, move: Move | str, names: Names = None, *, tr: Translate | None = None
+) -> bytes:
+    """What the seat to play sees before confirming `move`, drawn from its view without
+    playing anything: the table with its tile placed and the rooms it closes paid, marked as a
+    preview (`cell_box(after(view, move), ..., view="preview")` maps its cells). Raises
+    IllegalMove for a move the game would refuse, ValueError for another seat's view."""
+    return encode(preview_image(view, move, names, tr=tr))
 
 
 def _turns(
@@ -231,16 +257,13 @@ def _turns(
 
 
 def private_image(
-    game: Game, seat: int | str, names: Names = None, *, tr: Translate | None = None
+    view: SeatView, names: Names = None, *, tr: Translate | None = None
 ) -> Image.Image:
-    index = _seat_index(game, seat)
-    if game.is_over or index != game.turn:
+    colour, hand = view.seat, view.hand
+    if view.over or colour is None or colour != view.to_play or hand is None:
         raise ValueError("the private view is for the seat to move")
     tr = t.translator(tr)
-    legal = spots(game)
-    hand = game.hand(index)
-    assert hand is not None
-    colour = game.players[index]
+    legal = spots(view)
     used = {r for spot in legal for r in spot.rotations}
 
     def strip(canvas: Image.Image, p: Plan, top: int) -> None:
@@ -254,15 +277,13 @@ def private_image(
         left0 = (p.width - 4 * HAND_STEP + 28) // 2
         _turns(canvas, hand, colour, left0, top + 36, used)
 
-    return _compose(game, names, "private", legal=legal, panel=strip, tr=tr)
+    return _compose(view, names, "private", legal=legal, panel=strip, tr=tr)
 
 
-def private_png(
-    game: Game, seat: int | str, names: Names = None, *, tr: Translate | None = None
-) -> bytes:
-    """What the seat to move sees alone: its tile in four turns, the legal spots numbered as
-    `spots(game)` numbers them."""
-    return encode(private_image(game, seat, names, tr=tr))
+def private_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
+    """What the seat to move sees alone, from its own view (`game.view(seat)`): its tile in
+    four turns, the legal spots numbered as `spots(view)` numbers them."""
+    return encode(private_image(view, names, tr=tr))
 
 
 def hand_tile_box(turn: int) -> Box:
@@ -272,17 +293,13 @@ def hand_tile_box(turn: int) -> Box:
     return (left, top, left + HAND_TILE, top + HAND_TILE)
 
 
-def hand_image(
-    game: Game, seat: int | str, names: Names = None, *, tr: Translate | None = None
-) -> Image.Image:
-    """Any seat's tile in hand, its four turns side by side, and whose turn it is (RGB)."""
-    index = _seat_index(game, seat)
-    hand = game.hand(index)
-    if hand is None:
-        raise ValueError("the game is over: no tile in hand")
+def hand_image(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
+    """A seat's tile in hand, its four turns side by side, and whose turn it is (RGB)."""
+    colour, hand = view.seat, view.hand
+    if colour is None or hand is None or view.to_play is None:
+        raise ValueError("no tile in hand: the game is over, or this is a spectator's view")
     tr = t.translator(tr)
-    colour = game.players[index]
-    to_play = index == game.turn
+    to_play = colour == view.to_play
     caption_top = HAND_BAND + MARGIN + HAND_TILE + 34
     image = Image.new("RGB", (HAND_W, caption_top + 34), pal.HEADER)
     draw = ImageDraw.Draw(image)
@@ -294,36 +311,34 @@ def hand_image(
     stamp(image, (PAD + 40, HAND_BAND / 2), title, 18, pal.TEXT, bold=True, anchor="lm")
     hand_left = hand_tile_box(0)[0]
     _turns(image, hand, colour, hand_left, HAND_BAND + MARGIN, {0, 1, 2, 3})
-    who = name_of(names, game.current, tr)
-    status = tr(t.STATUS_MOVE).format(n=len(game.results) + 1, who=who)
+    who = name_of(names, view.to_play, tr)
+    status = tr(t.STATUS_MOVE).format(n=len(view.moves) + 1, who=who)
     status = fit(status, 17, HAND_W - 2 * PAD, bold=True)
     ink = pal.LAST if to_play else pal.MUTED  # bright when it is this seat's turn
     stamp(image, (HAND_W / 2, caption_top + 15), status, 17, ink, bold=True, anchor="mm")
     return image
 
 
-def hand_png(
-    game: Game, seat: int | str, names: Names = None, *, tr: Translate | None = None
-) -> bytes:
-    """A seat's tile in hand in its four turns, for any seat at any time before the end: lets
-    players plan while others move."""
-    return encode(hand_image(game, seat, names, tr=tr))
+def hand_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
+    """A seat's tile in hand in its four turns, from its own view, at any time before the end:
+    lets players plan while others move."""
+    return encode(hand_image(view, names, tr=tr))
 
 
-def ranking(game: Game) -> list[tuple[int, int]]:
-    """(rank, seat) by coins, best first; equal coins share a rank."""
-    order = sorted(range(len(game.players)), key=lambda s: (-game.coins[s], s))
-    ranks: list[tuple[int, int]] = []
-    for position, seat in enumerate(order):
-        tie = ranks and game.coins[ranks[-1][1]] == game.coins[seat]
-        ranks.append((ranks[-1][0] if tie else position + 1, seat))
+def ranking(seen: SeatView) -> list[tuple[int, str]]:
+    """(rank, seat colour) by coins, best first, in seat order among equals; equal coins share
+    a rank."""
+    order = sorted(seen.players, key=lambda c: (-seen.coins[c], seen.players.index(c)))
+    ranks: list[tuple[int, str]] = []
+    for position, colour in enumerate(order):
+        tie = ranks and seen.coins[ranks[-1][1]] == seen.coins[colour]
+        ranks.append((ranks[-1][0] if tie else position + 1, colour))
     return ranks
 
 
-def end_image(game: Game, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
-    if game.ended is None:
+def end_image(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
+    if not view.over:
         raise ValueError("the game is not over")
-    ended = game.ended
     tr = t.translator(tr)
 
     def results(canvas: Image.Image, p: Plan, top: int) -> None:
@@ -331,11 +346,10 @@ def end_image(game: Game, names: Names = None, *, tr: Translate | None = None) -
         draw.rectangle((0, top, p.width, p.height), fill=pal.HEADER)
         stamp(canvas, (MARGIN + 2, top + 22), tr(t.FINAL_RANKING), 20, pal.TEXT, bold=True,
               anchor="lm")  # fmt: skip
-        for row, (rank, seat) in enumerate(ranking(game)):
-            colour = game.players[seat]
+        for row, (rank, colour) in enumerate(ranking(view)):
             y = top + 44 + row * END_ROW
             mid = y + END_ROW // 2
-            winner = colour in ended.winners
+            winner = colour in view.winners
             ink = pal.GOLD if winner else pal.TEXT
             if winner:
                 draw.rounded_rectangle(
@@ -344,13 +358,13 @@ def end_image(game: Game, names: Names = None, *, tr: Translate | None = None) -
             stamp(canvas, (MARGIN + 12, mid), f"{rank}.", 24, ink, bold=True, anchor="lm")
             icon = marker_icon(colour, 30)
             canvas.paste(icon, (MARGIN + 48, mid - 15), icon)
-            codes = ended.revealed.get(colour, [])
+            codes = view.revealed.get(colour, [])
             tiles_left = p.width - MARGIN - 12 - len(codes) * (END_TILE + 8)
             name = name_of(names, colour, tr) + (f"  · {tr(t.WINNER)}" if winner else "")
             name = fit(name, 20, tiles_left - MARGIN - 96, bold=True)
             stamp(canvas, (MARGIN + 88, mid - 11), name, 20, ink, bold=True, anchor="lm")
-            coins = t.count(game.coins[seat], t.ONE_COIN, t.COINS, tr)
-            line = tr(t.FINAL_COINS).format(coins=coins, bonus=ended.bonus.get(colour, 0))
+            coins = t.count(view.coins[colour], t.ONE_COIN, t.COINS, tr)
+            line = tr(t.FINAL_COINS).format(coins=coins, bonus=view.bonus.get(colour, 0))
             stamp(canvas, (MARGIN + 88, mid + 13), line, 16, pal.MUTED, anchor="lm")
             x = tiles_left
             for code in codes:
@@ -359,9 +373,10 @@ def end_image(game: Game, names: Names = None, *, tr: Translate | None = None) -
                 canvas.paste(art, (x, mid - END_TILE // 2))
                 x += END_TILE + 8
 
-    return _compose(game, names, "end", panel=results, tr=tr)
+    return _compose(view, names, "end", panel=results, tr=tr)
 
 
-def end_png(game: Game, names: Names = None, *, tr: Translate | None = None) -> bytes:
-    """The final table, the bonus tiles revealed, the ranking and the winners."""
-    return encode(end_image(game, names, tr=tr))
+def end_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
+    """The final table (from any view of the ended game), the bonus tiles revealed, the
+    ranking and the winners."""
+    return encode(end_image(view, names, tr=tr))

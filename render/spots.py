@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.forbidden_city import Game, Place
+from engine.forbidden_city import Place, parse_move
+from engine.forbidden_city.view import SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +27,12 @@ class Spot:
         return [f"{self.x},{self.y}@{r}" for r in self.rotations]
 
 
-def spots(game: Game) -> list[Spot]:
-    """Legal spots for the seat to move, numbered 1.. by y then x; [] if it must discard."""
+def spots(view: SeatView) -> list[Spot]:
+    """Legal spots in the view of the seat to move, numbered 1.. by y then x; [] if it must
+    discard, and in every other view."""
     by_cell: dict[tuple[int, int], set[int]] = {}
-    for move in game.legal_moves():
+    for text in view.legal_moves:
+        move = parse_move(text)
         if isinstance(move, Place):
             by_cell.setdefault((move.x, move.y), set()).add(move.rotation)
     cells = sorted(by_cell, key=lambda c: (c[1], c[0]))

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.forbidden_city import Game, RoomClosed, TilePlaced
-from engine.forbidden_city.board import Placed
+from engine.forbidden_city import Place, Tile, parse_move
+from engine.forbidden_city.view import ClosedRoom, SeatView, TableCell
 
 from . import palette as pal
 from . import texts as t
@@ -64,12 +65,11 @@ class Layout:
         return self.bounds.rows * self.cell + 2 * self.band
 
 
-def bounds(game: Game) -> Bounds:
-    cells = game.board.cells
-    if not cells:
+def bounds(view: SeatView) -> Bounds:
+    if not view.table:
         return Bounds(-1, -1, 3, 3)
-    xs = [x for x, _ in cells]
-    ys = [y for _, y in cells]
+    xs = [cell.x for cell in view.table]
+    ys = [cell.y for cell in view.table]
     x0, y0 = min(xs) - 1, min(ys) - 1
     return Bounds(x0, y0, max(xs) + 2 - x0, max(ys) + 2 - y0)
 
@@ -85,38 +85,41 @@ def band_for(cell: int) -> int:
     return max(14, round(cell * 0.34))
 
 
-def board_layout(game: Game, left: int, top: int) -> Layout:
+def board_layout(view: SeatView, left: int, top: int) -> Layout:
     """Layout of the board whose label band's top-left corner is at (left, top)."""
-    b = bounds(game)
+    b = bounds(view)
     cell = cell_size(b)
     band = band_for(cell)
     return Layout(b, cell, band, left + band, top + band)
 
 
+@lru_cache(maxsize=1024)
+def _has_advisors(code: str) -> bool:
+    return Tile.parse(code).advisors > 0
+
+
 def _art_for(
-    game: Game, placed: Placed, size: int, lit: tuple[int, ...], done: tuple[int, ...]
+    cell: TableCell, size: int, lit: tuple[int, ...], done: tuple[int, ...]
 ) -> Image.Image:
-    if placed.tile is None:
-        return cell_art(placed.kind, placed.edges, None, size, lit, done)
-    tile = placed.tile
-    seat = game.players[placed.owner] if tile.advisors and placed.owner is not None else None
-    return cell_art(placed.kind, tile.code, seat, size, lit, done)
+    """A tile in its owner's colours when it holds advisors; the temple and gardens by edges."""
+    code = cell.code or ""
+    owned = cell.owner is not None and _has_advisors(code)
+    return cell_art(cell.kind, code, cell.owner if owned else None, size, lit, done)
 
 
-def last_placed(game: Game) -> TilePlaced | None:
-    if not game.results:
+def last_placed(view: SeatView) -> Place | None:
+    """Where the last move put its tile; None before the first move and after a discard."""
+    if not view.moves:
         return None
-    for event in game.results[-1].events:
-        if isinstance(event, TilePlaced):
-            return event
-    return None
+    move = parse_move(view.moves[-1])
+    return move if isinstance(move, Place) else None
 
 
-def last_closed(game: Game) -> list[RoomClosed]:
-    return game.results[-1].closed if game.results else []
+def last_closed(view: SeatView) -> list[ClosedRoom]:
+    return [room for room in view.rooms if room.move == len(view.moves) - 1]
 
 
-def room_parts(rooms: Iterable[RoomClosed]) -> dict[tuple[int, int], set[int]]:
+def room_parts(rooms: Iterable[ClosedRoom]) -> dict[tuple[int, int], set[int]]:
     """Cell -> the parts of it that belong to `rooms`."""
     parts: dict[tuple[int, int], set[int]] = {}
     for room in rooms:
@@ -127,7 +130,7 @@ def room_parts(rooms: Iterable[RoomClosed]) -> dict[tuple[int, int], set[int]]:
 
 def draw_board(
     canvas: Image.Image,
-    game: Game,
+    view: SeatView,
     layout: Layout,
     *,
     highlight_last: bool = True,
@@ -152,19 +155,19 @@ def draw_board(
         draw.line([(gx0, y), (gx1, y)], fill=pal.GRID, width=1)
     _labels(canvas, layout, gx1, gy1)
 
-    closed = last_closed(game) if highlight_last else []
+    closed = last_closed(view) if highlight_last else []
     lit = room_parts(closed)
-    done = room_parts(room for result in game.results for room in result.closed)
-    for (x, y), placed in game.board.cells.items():
-        box = layout.cell_box(x, y)
-        parts = tuple(sorted(lit.get((x, y), ())))
-        before = tuple(sorted(done.get((x, y), set()) - set(parts)))
-        canvas.paste(_art_for(game, placed, s, parts, before), box[:2])
+    done = room_parts(view.rooms)
+    for cell in view.table:
+        box = layout.cell_box(cell.x, cell.y)
+        parts = tuple(sorted(lit.get((cell.x, cell.y), ())))
+        before = tuple(sorted(done.get((cell.x, cell.y), set()) - set(parts)))
+        canvas.paste(_art_for(cell, s, parts, before), box[:2])
 
     if highlight_last:
-        placed_event = last_placed(game)
-        if placed_event is not None:
-            outline_cell(draw, layout, placed_event.x, placed_event.y, dashed=preview)
+        placed = last_placed(view)
+        if placed is not None:
+            outline_cell(draw, layout, placed.x, placed.y, dashed=preview)
         for room in closed:
             _badge(canvas, draw, layout, room, tr)
     for spot in spots:
@@ -233,7 +236,7 @@ def _badge(
     canvas: Image.Image,
     draw: ImageDraw.ImageDraw,
     layout: Layout,
-    room: RoomClosed,
+    room: ClosedRoom,
     tr: t.Translate,
 ) -> None:
     """Value of a room just closed and what each seat was paid: `11  ●+11 ■+5`."""

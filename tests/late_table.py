@@ -7,6 +7,7 @@ import random
 import render
 from bot.store import Channel, Store
 from bot.table import Table
+from tests.views import to_play
 
 
 async def advance(store: Store, channel: Channel, spots: int = 41, seed: int = 1) -> Table:
@@ -17,7 +18,7 @@ async def advance(store: Store, channel: Channel, spots: int = 41, seed: int = 1
     table = Table.model_validate_json(record.data)
     game = table.load_game()
     rng = random.Random(seed)
-    while len(render.spots(game)) < spots:
+    while len(render.spots(to_play(game))) < spots:
         assert not game.is_over, "no table this late in this game: choose another seed"
         game.play(rng.choice(game.legal_moves()))
     table.keep(game)

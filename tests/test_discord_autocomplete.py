@@ -19,6 +19,7 @@ from bot.store import Store
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, dispatch, dispatch_all, fake_discord, logged_in
 from tests.test_discord_games import PLAYERS, Game, Spy, open_table
+from tests.views import to_play
 
 DISCORD_DEADLINE = 3.0  # seconds Discord waits for an autocomplete answer
 
@@ -46,7 +47,7 @@ async def started(
     await dispatch(client, fake.press_payload(PLAYERS[0], lobby, f"fc:st:{fake.channel_id}"))
     table = await game.table()
     assert table is not None
-    return game, render.spots(table.load_game())
+    return game, render.spots(to_play(table.load_game()))
 
 
 async def test_autocomplete_in_the_dm_offers_the_spots_of_the_home_game(

@@ -25,6 +25,7 @@ from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, Person, Sent, dispatch, fake_discord, logged_in
 from tests.late_table import advance
+from tests.views import to_play
 
 PLAYERS = [
     Person(3001, "Ann"),
@@ -189,7 +190,7 @@ async def play_by_command(fake: FakeDiscord, client: FcClient, game: Game, who: 
     """Autocomplete the spot as Discord would, then `/fc play spot rotation`."""
     table = await game.table()
     assert table is not None
-    spots = render.spots(table.load_game())
+    spots = render.spots(to_play(table.load_game()))
     await dispatch(client, fake.autocomplete_payload(who, ""))
     offered = fake.last_interaction().choices
     assert offered is not None
@@ -384,7 +385,7 @@ async def test_the_spot_menu_offers_every_spot_in_pages(
     lobby = await open_table(fake, client, PLAYERS)
     await dispatch(client, fake.press_payload(PLAYERS[0], lobby, f"fc:st:{fake.channel_id}"))
     table = await advance(store, game.channel, spots=41)
-    total = len(render.spots(table.load_game()))
+    total = len(render.spots(to_play(table.load_game())))
     who = await game.current()
     assert who is not None
     await dispatch(client, fake.command_payload(who, "hand"))

@@ -106,9 +106,9 @@ HEADER = (0, TITLE_H, 640, TITLE_H + 60)  # the first row of seat entries
 def test_a_name_in_any_script_shows_in_the_table_header(script: str) -> None:
     game = Game(2, seed=1)
     colour = game.players[1]
-    name = decode(render.table_png(game, {colour: SAMPLES[script]})).crop(HEADER)
-    boxes = decode(render.table_png(game, {colour: NO_GLYPH * 3})).crop(HEADER)
-    colour_name = decode(render.table_png(game)).crop(HEADER)
+    name = decode(render.table_png(game.view(None), {colour: SAMPLES[script]})).crop(HEADER)
+    boxes = decode(render.table_png(game.view(None), {colour: NO_GLYPH * 3})).crop(HEADER)
+    colour_name = decode(render.table_png(game.view(None))).crop(HEADER)
     assert not same(name, boxes) and not same(name, colour_name)
     changed = ImageChops.difference(name, colour_name).getbbox()
     assert changed is not None and changed[2] - changed[0] > 20
@@ -118,18 +118,21 @@ def test_a_name_in_any_script_shows_in_the_table_header(script: str) -> None:
 def test_a_name_with_a_line_break_is_drawn_on_one_line(breaker: str) -> None:
     game = Game(2, seed=1)
     colour = game.players[0]
-    broken = render.table_png(game, {colour: f"Ann{breaker}Lee"})
-    assert decode(broken).tobytes() == decode(render.table_png(game, {colour: "Ann Lee"})).tobytes()
-    render.hand_png(game, 0, {colour: f"Ann{breaker}Lee"})
-    render.private_png(game, game.turn, {colour: f"Ann{breaker}Lee"})
+    broken = render.table_png(game.view(None), {colour: f"Ann{breaker}Lee"})
+    assert (
+        decode(broken).tobytes()
+        == decode(render.table_png(game.view(None), {colour: "Ann Lee"})).tobytes()
+    )
+    render.hand_png(game.view(colour), {colour: f"Ann{breaker}Lee"})
+    render.private_png(game.view(game.current), {colour: f"Ann{breaker}Lee"})
 
 
 def test_a_name_of_nothing_visible_shows_the_seat_colour() -> None:
     game = Game(2, seed=1)
     colour = game.players[0]
-    plain = decode(render.table_png(game)).tobytes()
+    plain = decode(render.table_png(game.view(None))).tobytes()
     for blank in ("", " ", "\n\r", "\u202e\u200b"):
-        assert decode(render.table_png(game, {colour: blank})).tobytes() == plain
+        assert decode(render.table_png(game.view(None), {colour: blank})).tobytes() == plain
 
 
 def test_the_fonts_stay_small() -> None:

@@ -47,11 +47,11 @@ def colours_in(image: Image.Image) -> set[RGB]:
 
 def test_translation_changes_the_header_and_english_is_unchanged_after() -> None:
     game = played(9, 20)
-    english = render.table_image(game)
-    french = render.table_image(game, tr=fake_french)
+    english = render.table_image(game.view(None))
+    french = render.table_image(game.view(None), tr=fake_french)
     band = (0, 0, english.width, TITLE_H)
     assert ImageChops.difference(english.crop(band), french.crop(band)).getbbox() is not None
-    again = render.table_image(game)  # the text cache is keyed on the drawn text
+    again = render.table_image(game.view(None))  # the text cache is keyed on the drawn text
     assert again.tobytes() == english.tobytes()
 
 
@@ -60,7 +60,7 @@ def test_placeholders_are_filled_after_translation() -> None:
     move = game.legal_moves()[0]
     assert isinstance(move, Place)
     game.play(move)
-    text = last_move_text(game, None, fake_french)
+    text = last_move_text(game.view(None), None, fake_french)
     assert text.startswith(f"Violet a posé une tuile en {move.x},{move.y}.")
     assert name_of(None, "purple", fake_french) == "Violet"
     assert name_of({"purple": "Ann"}, "purple", fake_french) == "Ann"
@@ -74,11 +74,12 @@ def test_every_text_drawn_is_a_listed_message() -> None:
         return message
 
     mid = played(9, 20)
-    render.table_png(mid, tr=record)
-    render.private_png(mid, mid.turn, tr=record)
-    render.hand_png(mid, (mid.turn + 1) % 4, tr=record)
-    render.end_png(played(7), tr=record)
-    render.table_png(Game(3, start="advanced", seed=2), tr=record)
+    render.table_png(mid.view(None), tr=record)
+    render.private_png(mid.view(mid.current), tr=record)
+    render.hand_png(mid.view(mid.players[(mid.turn + 1) % 4]), tr=record)
+    render.preview_png(mid.view(mid.current), mid.legal_moves()[0], tr=record)
+    render.end_png(played(7).view(None), tr=record)
+    render.table_png(Game(3, start="advanced", seed=2).view(None), tr=record)
     assert asked and set(asked) <= set(render.MESSAGES)
 
 
@@ -104,12 +105,11 @@ def _hand_game() -> Game:
     return Game(4, seed=1, stacks=[["#...W+1A", "....G", "....P"]] * 4)
 
 
-@pytest.mark.parametrize("seat", [1, "red"])
-def test_hand_image_shows_the_four_turns_of_a_waiting_seat(seat: int | str) -> None:
+@pytest.mark.parametrize("colour", ["yellow", "red"])
+def test_hand_image_shows_the_four_turns_of_a_waiting_seat(colour: str) -> None:
     game = _hand_game()
-    colour = seat if isinstance(seat, str) else game.players[seat]
     assert game.current != colour
-    image = decode(render.hand_png(game, seat))
+    image = decode(render.hand_png(game.view(colour)))
     for turn in range(4):
         left, top, right, bottom = render.hand_tile_box(turn)
         size = right - left
@@ -134,11 +134,13 @@ def test_hand_image_shows_the_four_turns_of_a_waiting_seat(seat: int | str) -> N
 
 def test_hand_caption_is_bright_for_the_seat_to_move_and_hand_needs_a_live_game() -> None:
     game = _hand_game()
-    image = decode(render.hand_png(game, game.turn, {"purple": "Ann"}, tr=fake_french))
+    image = decode(render.hand_png(game.view(game.current), {"purple": "Ann"}, tr=fake_french))
     bottom = render.hand_tile_box(0)[3]
     assert pal.LAST in colours_in(image.crop((0, bottom + 30, image.width, image.height)))
     with pytest.raises(ValueError):
-        render.hand_png(played(7), 0)
+        render.hand_png(played(7).view("purple"))
+    with pytest.raises(ValueError):
+        render.hand_png(game.view(None))
 
 
 # ------------------------------------------------------------------------------ fonts
@@ -163,9 +165,9 @@ def test_names_in_extended_latin_greek_and_cyrillic_have_real_glyphs(bold: bool)
 def test_a_cyrillic_name_is_drawn_not_boxed() -> None:
     game = Game(4, seed=1)
     header = (0, TITLE_H, 640, TITLE_H + 60)  # the seat entries
-    cyrillic = decode(render.table_png(game, {"yellow": "Дмитрий"})).crop(header)
-    boxes = decode(render.table_png(game, {"yellow": NOTDEF_PROBE * 7})).crop(header)
-    unnamed = decode(render.table_png(game, {"yellow": " "})).crop(header)
+    cyrillic = decode(render.table_png(game.view(None), {"yellow": "Дмитрий"})).crop(header)
+    boxes = decode(render.table_png(game.view(None), {"yellow": NOTDEF_PROBE * 7})).crop(header)
+    unnamed = decode(render.table_png(game.view(None), {"yellow": " "})).crop(header)
     assert ImageChops.difference(cyrillic, boxes).getbbox() is not None  # not .notdef boxes
     drawn = ImageChops.difference(cyrillic, unnamed).getbbox()
     assert drawn is not None and drawn[2] - drawn[0] > 40  # visible ink, a name's width

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 import render
 from bot.service import GameService
 from engine.forbidden_city import Game, Place, RoomClosed
+from engine.forbidden_city.view import after
 from tests.pixels import RGB, decode, near, pixel
 from tests.test_names import service
 from tests.test_render import at, table_with
@@ -99,14 +100,6 @@ def read_number(mask: Image.Image, candidates: range) -> int:
 # ------------------------------------------------------------------ preview
 
 
-def _one_move() -> tuple[Game, Place]:
-    game = Game(4, seed=3)
-    move = game.legal_moves()[0]
-    assert isinstance(move, Place)
-    game.play(move)
-    return game, move
-
-
 def _gold_rows(image: Image.Image) -> int:
     """Rows at least 80% gold: a band across the image."""
     rows = 0
@@ -122,23 +115,27 @@ def _ring(image: Image.Image, box: tuple[int, int, int, int]) -> list[RGB]:
 
 
 def test_the_preview_has_a_band_across_and_a_dashed_ring() -> None:
-    game, move = _one_move()
-    preview = decode(render.preview_png(game))
-    played = decode(render.table_png(game))
+    game = Game(4, seed=3)
+    move = game.legal_moves()[0]
+    assert isinstance(move, Place)
+    mine = game.view(game.current)
+    preview = decode(render.preview_png(mine, move))
+    game.play(move)
+    played = decode(render.table_png(game.view(None)))
     assert _gold_rows(preview) >= 20 and _gold_rows(played) == 0
-    ring = _ring(preview, render.cell_box(game, move.x, move.y, view="preview"))
+    ring = _ring(preview, render.cell_box(after(mine, move), move.x, move.y, view="preview"))
     assert not any(near(p, LAST_RING, 30) for p in ring)  # never the played move's ring
     gold = sum(near(p, GOLD, 20) for p in ring)
     dark = sum(sum(p) < 120 for p in ring)
     assert gold > len(ring) / 4 and dark > len(ring) / 4  # dashes
-    solid = _ring(played, render.cell_box(game, move.x, move.y))
+    solid = _ring(played, render.cell_box(game.view(None), move.x, move.y))
     assert all(near(p, LAST_RING, 6) for p in solid[3:-3])
 
 
 async def test_the_preview_button_shows_the_preview_image(service: GameService) -> None:
     table = await seated(service, ["ann", "bob"])
     game = table.load_game()
-    spot = render.spots(game)[0]
+    spot = render.spots(game.view(game.current))[0]
     data = f"fc:pv:{CHANNEL}:0:{spot.x},{spot.y}@{spot.rotations[0]}"
     reply = await service.press(who(current_user(table)), data)
     assert reply.ok, reply.private
@@ -179,13 +176,13 @@ def _stripes(image: Image.Image, box: tuple[int, int, int, int], colour: RGB) ->
 
 def test_a_closed_room_stays_visibly_closed_after_later_moves() -> None:
     game, room = _closed_then_quiet()
-    image = decode(render.table_png(game))
+    image = decode(render.table_png(game.view(None)))
     seam = SEAM[LETTER[room.colour]]
     marked = 0
     for x, y, _ in room.cells:
         placed = game.board.cells[(x, y)]
         if placed.tile is not None and not placed.tile.diagonal:
-            marked += _stripes(image, render.cell_box(game, x, y), seam) > 30
+            marked += _stripes(image, render.cell_box(game.view(None), x, y), seam) > 30
     assert marked >= 1
     open_cells = [
         (x, y)
@@ -202,7 +199,7 @@ def test_a_closed_room_stays_visibly_closed_after_later_moves() -> None:
     ]
     assert open_cells
     for cell in open_cells:
-        assert _stripes(image, render.cell_box(game, *cell), seam) < 10, cell
+        assert _stripes(image, render.cell_box(game.view(None), *cell), seam) < 10, cell
 
 
 # ------------------------------------------------------------------ spots, dragons, values, seats
@@ -210,11 +207,11 @@ def test_a_closed_room_stays_visibly_closed_after_later_moves() -> None:
 
 def test_each_spot_shows_its_own_number() -> None:
     for game in (Game(4, seed=9), _closed_then_quiet()[0]):
-        image = decode(render.private_png(game, game.turn))
-        found = render.spots(game)
+        image = decode(render.private_png(game.view(game.current)))
+        found = render.spots(game.view(game.current))
         assert len(found) >= 5
         for spot in found:
-            box = render.cell_box(game, spot.x, spot.y, view="private")
+            box = render.cell_box(game.view(game.current), spot.x, spot.y, view="private")
             size = box[2] - box[0]
             cx, cy = at(box, 0.5, 0.5)
             cy -= size * 0.08 if size >= 48 else 0
@@ -226,8 +223,8 @@ def test_each_spot_shows_its_own_number() -> None:
 
 def test_a_dragon_is_a_red_seal_with_a_gold_ring() -> None:
     game = table_with({(2, 0): ("....W+D", 0), (-2, 0): ("....W", 1)})
-    image = decode(render.table_png(game))
-    box = render.cell_box(game, 2, 0)
+    image = decode(render.table_png(game.view(None)))
+    box = render.cell_box(game.view(None), 2, 0)
     size = box[2] - box[0]
     cx, cy = at(box, 0.5, 0.5)
     assert near(pixel(image, cx + size * 0.13, cy), DRAGON, 12)
@@ -240,7 +237,7 @@ def test_a_dragon_is_a_red_seal_with_a_gold_ring() -> None:
         for dy in range(-size // 8, size // 8)
     )
     assert glyph > size // 2  # the strokes of 龍
-    plain = render.cell_box(game, -2, 0)
+    plain = render.cell_box(game.view(None), -2, 0)
     assert near(pixel(image, *at(plain, 0.5, 0.5)), FLOOR["W"])
 
 
@@ -253,9 +250,9 @@ def test_the_badge_of_a_closed_room_shows_its_value() -> None:
         if len(result.closed) != 1:
             continue
         room = result.closed[0]
-        image = decode(render.table_png(game))
-        quiet = decode(render.table_png(game, highlight_last=False))
-        boxes = [render.cell_box(game, x, y) for x, y, _ in room.cells]
+        image = decode(render.table_png(game.view(None)))
+        quiet = decode(render.table_png(game.view(None), highlight_last=False))
+        boxes = [render.cell_box(game.view(None), x, y) for x, y, _ in room.cells]
         cell = boxes[0][2] - boxes[0][0]
         near_room = (
             max(0, min(b[0] for b in boxes) - cell),
@@ -283,11 +280,11 @@ def test_the_badge_of_a_closed_room_shows_its_value() -> None:
 def test_seats_have_the_design_colours_and_stay_apart() -> None:
     cells = {(2, 0): 0, (-2, 0): 1, (0, -2): 2, (0, 2): 3}
     game = table_with({cell: ("....W+1A", seat) for cell, seat in cells.items()})
-    image = decode(render.table_png(game))
+    image = decode(render.table_png(game.view(None)))
     seen: dict[str, RGB] = {}
     for cell, seat in cells.items():
         colour = game.players[seat]
-        seen[colour] = pixel(image, *at(render.cell_box(game, *cell), 0.5, 0.5))
+        seen[colour] = pixel(image, *at(render.cell_box(game.view(None), *cell), 0.5, 0.5))
         assert near(seen[colour], SEATS[colour], 10), colour
     for a in seen:
         for b in seen:

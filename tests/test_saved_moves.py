@@ -31,6 +31,7 @@ from tests.test_service import (
     table_of,
     who,
 )
+from tests.views import to_play
 
 ROOM = Channel.of("console", CHANNEL)
 HOUR = 3600.0
@@ -92,7 +93,7 @@ async def one_move_from_the_end(service: GameService, store: Store) -> str:
 async def play_first_spot(service: GameService, user: str) -> Reply:
     table = await table_of(service.store)
     assert table is not None
-    spot = render.spots(table.load_game())[0]
+    spot = render.spots(to_play(table.load_game()))[0]
     return await service.command(who(user), f"play {spot.number} {spot.rotations[0]}")
 
 

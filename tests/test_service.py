@@ -18,6 +18,7 @@ from bot.replies import Message, Reply, mention
 from bot.service import GameService
 from bot.store import Channel, Store
 from bot.table import Table
+from tests.views import to_play
 
 CHANNEL = "room1"
 
@@ -117,7 +118,7 @@ async def test_a_whole_two_player_game(service: GameService, store: Store) -> No
     while (table := await table_of(store)) is not None:
         game = table.load_game()
         user = current_user(table)
-        spot = rng.choice(render.spots(game))
+        spot = rng.choice(render.spots(to_play(game)))
         reply = await service.command(who(user), f"play {spot.number} {spot.rotations[0]}")
         assert reply.ok, reply.private
         assert len(reply.public) == 1 and is_png(reply.public[0].image)
@@ -143,7 +144,7 @@ async def test_play_by_coordinates_and_rotation_errors(service: GameService, sto
     mover = current_user(table)
     other = "bob" if mover == "ann" else "ann"
     before = await snapshot(store)
-    spot = next(s for s in render.spots(game) if len(s.rotations) > 1)
+    spot = next(s for s in render.spots(to_play(game)) if len(s.rotations) > 1)
     cases = {
         (other, "play 1 0"): "turn",
         ("zed", "play 1 0"): "not playing",
@@ -175,7 +176,7 @@ async def test_buttons_preview_then_confirm_and_stale_or_forged_data(
     table = await seated(service, ["ann", "bob", "cid"])
     game = table.load_game()
     mover = current_user(table)
-    spot = render.spots(game)[0]
+    spot = render.spots(to_play(game))[0]
     in_dm = who(mover, "dm-1", private=True)
     picked = await service.press(in_dm, f"fc:sp:{CHANNEL}:0:{spot.number}")
     assert picked.ok and not picked.public
@@ -211,7 +212,7 @@ async def test_fifty_identical_plays_apply_once(service: GameService, store: Sto
     table = await seated(service, ["ann", "bob"])
     game = table.load_game()
     mover = current_user(table)
-    spot = render.spots(game)[0]
+    spot = render.spots(to_play(game))[0]
     text = f"play {spot.number} {spot.rotations[0]}"
     replies = await asyncio.gather(*(service.command(who(mover), text) for _ in range(50)))
     assert sum(r.ok for r in replies) == 1
@@ -226,12 +227,12 @@ async def test_fifty_identical_plays_apply_once(service: GameService, store: Sto
 async def test_a_new_service_on_the_same_redis_goes_on(store: Store, clock: Clock) -> None:
     first = GameService(store, settings(), clock=clock)
     table = await seated(first, ["ann", "bob"])
-    turn = render.spots(table.load_game())[0].rotations[0]
+    turn = render.spots(to_play(table.load_game()))[0].rotations[0]
     assert (await first.command(who(current_user(table)), f"play 1 {turn}")).ok
     second = GameService(store, settings(), clock=clock)  # a restarted process
     later = await table_of(store)
     assert later is not None
-    spot = render.spots(later.load_game())[0]
+    spot = render.spots(to_play(later.load_game()))[0]
     reply = await second.command(
         who(current_user(later)), f"play {spot.number} {spot.rotations[0]}"
     )
@@ -335,7 +336,7 @@ async def test_redis_down_gives_a_clear_error_and_recovers(
     service = GameService(store, settings())
     table = await seated(service, ["ann", "bob"])
     mover = current_user(table)
-    spot = render.spots(table.load_game())[0]
+    spot = render.spots(to_play(table.load_game()))[0]
     before = await snapshot(store)
     server.stop()
     reply = await service.command(who(mover), f"play {spot.number} {spot.rotations[0]}")

@@ -23,6 +23,7 @@ from tests.test_service import (
     table_of,
     who,
 )
+from tests.views import to_play
 
 
 @pytest.fixture
@@ -86,7 +87,7 @@ async def test_a_rotation_that_does_not_fit_is_refused_with_the_ones_that_do(
     table = await seated(service, ["ann", "bob"])
     game = table.load_game()
     hand = Tile.parse(game.hand(game.turn) or "")
-    for spot in render.spots(game):
+    for spot in render.spots(to_play(game)):
         fitting = {hand.rotated(r) for r in spot.rotations}
         wrong = [r for r in range(4) if hand.rotated(r) not in fitting]
         if wrong:

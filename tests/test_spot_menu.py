@@ -11,6 +11,7 @@ from bot.store import Channel, Store
 from tests.conftest import fixed_seeds
 from tests.late_table import advance
 from tests.test_service import CHANNEL, current_user, seated, settings, snapshot, who
+from tests.views import to_play
 
 
 @pytest.fixture
@@ -30,7 +31,7 @@ async def test_every_spot_is_offered_page_by_page(service: GameService, store: S
     await seated(service, ["ann", "bob", "cid", "dan"])
     table = await advance(store, Channel.of("console", CHANNEL), spots=41)
     game = table.load_game()
-    total = len(render.spots(game))
+    total = len(render.spots(to_play(game)))
     mover = current_user(table)
     [first] = (await service.command(who(mover), "hand")).private
     assert spot_numbers(first) == list(range(1, 21))
@@ -56,8 +57,8 @@ async def test_every_spot_is_offered_page_by_page(service: GameService, store: S
 async def test_a_short_menu_has_no_page_buttons(service: GameService, store: Store) -> None:
     table = await seated(service, ["ann", "bob"])
     [turn] = (await service.command(who(current_user(table)), "hand")).private
-    assert len(render.spots(table.load_game())) <= 20
-    assert spot_numbers(turn) == [s.number for s in render.spots(table.load_game())]
+    assert len(render.spots(to_play(table.load_game()))) <= 20
+    assert spot_numbers(turn) == [s.number for s in render.spots(to_play(table.load_game()))]
     assert page_buttons(turn) == []
 
 

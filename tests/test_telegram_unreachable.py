@@ -20,6 +20,7 @@ from bot.store import Channel, Store
 from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import BOT_USERNAME, Call, FakeBotApi, Harness, TgUser
+from tests.views import to_play
 
 GROUP = -100_321
 CHANNEL = Channel.of("telegram", str(GROUP))
@@ -79,7 +80,7 @@ async def typed_move(store: Store, rng: random.Random) -> str:
     record = await store.load(CHANNEL)
     assert record is not None
     game = Table.model_validate_json(record.data).load_game()
-    spot = rng.choice(render.spots(game))
+    spot = rng.choice(render.spots(to_play(game)))
     return f"/fc play {spot.x},{spot.y} {rng.choice(spot.rotations)}"
 
 

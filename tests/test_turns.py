@@ -19,6 +19,7 @@ from engine.forbidden_city import Game
 from tests.conftest import fixed_seeds
 from tests.test_saved_moves import one_move_from_the_end, play_first_spot
 from tests.test_service import CHANNEL, Clock, current_user, is_png, seated, settings, table_of, who
+from tests.views import to_play
 
 HOUR = 3600.0
 ROOM = Channel.of("console", CHANNEL)
@@ -133,7 +134,7 @@ async def test_two_different_moves_read_before_either_saves_apply_once(
     service = GameService(store, settings(), clock=clock, seeds=fixed_seeds())
     table = await seated(service, ["ann", "bob"])
     mover = current_user(table)
-    first, second = render.spots(table.load_game())[:2]
+    first, second = render.spots(to_play(table.load_game()))[:2]
     store.pair(asyncio.Barrier(2), "load", reads=2, ordered=True)
     replies = await asyncio.gather(
         service.command(who(mover), f"play {first.x},{first.y} {first.rotations[0]}"),

@@ -41,6 +41,11 @@ def _rotation_button(at: At, x: int, y: int, turn: int, style: Style = "secondar
     )
 
 
+def _spots(game: Game) -> list[render.Spot]:
+    """The numbered spots of the seat to play, as its private image draws them."""
+    return render.spots(game.view(game.current))
+
+
 class ForbiddenCity:
     key = "forbidden_city"
     title = N_("Forbidden City")
@@ -105,7 +110,7 @@ class ForbiddenCity:
         if kind == "sp":
             if not payload.isdigit():
                 raise Refused(tr(lang, "This button is not valid."))
-            spot = next((s for s in render.spots(game) if s.number == int(payload)), None)
+            spot = next((s for s in _spots(game) if s.number == int(payload)), None)
             if spot is None:
                 raise Refused(tr(lang, "This button is not valid."))
             buttons = [_rotation_button(at, spot.x, spot.y, r, "primary") for r in spot.rotations]
@@ -126,12 +131,11 @@ class ForbiddenCity:
         return Reply(private=[self._preview(at, game, move)])
 
     def _preview(self, at: At, game: Game, move: Place) -> Message:
+        mine = game.view(game.current)
         others = next(
-            (s.rotations for s in render.spots(game) if (s.x, s.y) == (move.x, move.y)), ()
+            (s.rotations for s in render.spots(mine) if (s.x, s.y) == (move.x, move.y)), ()
         )
-        trial = game.copy()
-        trial.play(move)  # this copy is never saved: it only draws the preview
-        image = render.preview_png(trial, at.names, tr=at.words)
+        image = render.preview_png(mine, move, at.names, tr=at.words)  # nothing is played
         row = [
             Button(
                 tr(at.lang, "Place it here"),
@@ -154,7 +158,7 @@ class ForbiddenCity:
             return []
         typed = text.split()[-1] if text.split()[1:] else ""
         out = []
-        for spot in render.spots(game):
+        for spot in _spots(game):
             turns = "/".join(str(r) for r in spot.rotations)
             label = f"{spot.number}: {spot.x},{spot.y} ({turns})"
             if not typed or str(spot.number).startswith(typed) or f"{spot.x},{spot.y}" == typed:
@@ -190,7 +194,7 @@ class ForbiddenCity:
         return tr(at.lang, "Next: {who}.", who=at.mention(game.current))
 
     def table_image(self, at: At, game: Game) -> bytes:
-        return render.table_png(game, at.names, tr=at.words)
+        return render.table_png(game.view(None), at.names, tr=at.words)
 
     def final_text(self, at: At, game: Game, voted_end: bool) -> str:
         if game.is_over:
@@ -208,8 +212,8 @@ class ForbiddenCity:
 
     def final_image(self, at: At, game: Game, voted_end: bool) -> bytes:
         if game.is_over:
-            return render.end_png(game, at.names, tr=at.words)
-        return render.table_png(game, at.names, tr=at.words)
+            return render.end_png(game.view(None), at.names, tr=at.words)
+        return render.table_png(game.view(None), at.names, tr=at.words)
 
     def status_text(self, at: At, game: Game, waited: str) -> str:
         return status_text(at, game, waited)
@@ -227,7 +231,7 @@ class ForbiddenCity:
         return self._turn_message(at, game, text)
 
     def _turn_message(self, at: At, game: Game, text: str) -> Message:
-        image = render.private_png(game, game.current, at.names, tr=at.words)
+        image = render.private_png(game.view(game.current), at.names, tr=at.words)
         message = spot_menu(at.channel_id, game, at.lang, 0)
         message.text, message.image, message.image_name = text, image, "your-turn.png"
         return message
@@ -236,7 +240,7 @@ class ForbiddenCity:
         if game.current == seat:
             text = tr(at.lang, "Your tile, and the numbered spots where it fits.")
             return self._turn_message(at, game, text)
-        image = render.hand_png(game, seat, at.names, tr=at.words)
+        image = render.hand_png(game.view(seat), at.names, tr=at.words)
         text = tr(
             at.lang,
             "Your tile. It is {who}'s turn; you will be told when it is yours.",
@@ -248,7 +252,7 @@ class ForbiddenCity:
         """The tile the mover just drew, for them alone to plan with."""
         if game.is_over or seat == game.current:
             return []
-        image = render.hand_png(game, seat, at.names, tr=at.words)
+        image = render.hand_png(game.view(seat), at.names, tr=at.words)
         return [Message(tr(at.lang, "Your new tile."), image=image, image_name="your-tile.png")]
 
     # ------------------------------------------------------------------ time

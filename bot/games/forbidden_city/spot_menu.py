@@ -20,7 +20,7 @@ PAGE: Final = 20  # spots per page: within Discord's 25 options, 5 rows of 4 on 
 
 
 def page_count(game: Game) -> int:
-    return max(1, -(-len(render.spots(game)) // PAGE))
+    return max(1, -(-len(render.spots(game.view(game.current))) // PAGE))
 
 
 def _page_button(
@@ -35,7 +35,7 @@ def _page_button(
 
 def spot_menu(channel_id: str, game: Game, lang: str, page: int) -> Message:
     """Page `page` (from 0) of the spots as menu choices, with buttons to the pages beside it."""
-    spots = render.spots(game)
+    spots = render.spots(game.view(game.current))
     count = len(game.moves)
     shown = spots[page * PAGE : (page + 1) * PAGE]
     choices = [

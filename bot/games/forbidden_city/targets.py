@@ -50,7 +50,7 @@ def target(game: Game, args: list[str], lang: str) -> Place:
             tr(lang, "Say where: /fc play <spot> <rotation>, or /fc play <x>,<y> <rotation>.")
         )
     text = " ".join(args)
-    spots = render.spots(game)
+    spots = render.spots(game.view(game.current))
     words = text.replace("@", " @").split()
     where = words[0]
     rotation: int | None = None
