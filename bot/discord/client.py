@@ -26,7 +26,9 @@ __all__ = ["FcClient", "FcCommands", "actor_of"]
 
 log = logging.getLogger(__name__)
 
-DEADLINE_SECONDS = 30.0
+# Computer players act a short pause after their turn comes (`BOT_PAUSE`): deadlines are looked
+# for every second (one small Redis read).
+DEADLINE_SECONDS = 1.0
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
