@@ -23,11 +23,24 @@ from typing import Any
 
 from engine.ai import LEVELS, Player, game_ai, search
 
+from .i18n import N_
+
 log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = "normal"
 # Time for a view to reach a worker and the action to come back, beyond the search's own.
 GRACE = 1.0
+
+# The levels' names, translated where shown ("Computer (hard)").
+LEVEL_WORDS = (N_("easy"), N_("normal"), N_("hard"))
+# Lines of `/fc help` at a table whose game computer players know.
+HELP = (
+    N_(
+        "addbot [easy|normal|hard] / removebot [n]: seat or remove a computer player before the "
+        "start (the creator); new ... bots:N seats N at once"
+    ),
+    N_("vote bot: a computer player plays for the late player until they type /fc back"),
+)
 
 Work = Callable[[str, str, Any, str, int, float, int | None], Any]
 

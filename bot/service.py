@@ -27,6 +27,7 @@ from engine.core.errors import CorruptRecord, IllegalMove
 
 from .actor import Actor
 from .computer import DEFAULT_LEVEL, Computer, playable
+from .computer import HELP as COMPUTER_HELP
 from .config import Settings
 from .durations import duration_text
 from .games import DEFAULT, MODULES, At, GameModule, by_word, module
@@ -993,6 +994,8 @@ class GameService:
         chosen = by_word(args[0]) if args else None
         game_module = chosen or await self._here(actor)
         lines = [tr(lang, line) for line in game_module.help]
+        if playable(game_module.key):
+            lines += [tr(lang, line) for line in COMPUTER_HELP]
         others = [module(k) for k in MODULES if k != game_module.key]
         lines += [
             tr(
