@@ -119,6 +119,13 @@ async def test_new_with_bots_seats_them_and_a_person_may_play_alone(
     assert not full.ok and "full" in full.private[0].text
     started = await service.command(who("ann"), "start")  # one person and computers: solo play
     assert started.ok, started.private
+    table = await live(store)
+    for bot in computer_ids(table):  # a user with a computer's id does not get its seat
+        refused = await service.command(who(bot), "play 1 0")
+        assert not refused.ok and "not playing" in refused.private[0].text
+    helped = await service.command(who("ann"), "help")
+    assert "addbot [easy|normal|hard]" in helped.private[0].text
+    assert "vote bot" in helped.private[0].text
     assert {d.user_id for d in started.direct} <= {"ann"}
     for bot in computer_ids(table):
         assert mention(bot) not in started.public[0].text
@@ -254,6 +261,8 @@ async def test_chained_computers_each_wait_for_their_own_deadline(
         table = await live(store)
         game = table.load_game()
     moves = len(game.moves)
+    assert await store.deadline(WHERE, "remind") is None  # a computer is never reminded
+    assert await store.deadline(WHERE, "limit") is None
     [first] = channel_replies(await service.fire_due())
     assert len((await live(store)).load_game().moves) == moves + 1  # one computer, one move
     assert first.public
