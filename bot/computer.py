@@ -3,7 +3,7 @@
 A search takes up to two seconds of pure CPU: run in the bot's process it would stall every
 chat for that long. Workers receive one seat's view (never the game), so a computer player
 knows what a person in its seat would know. A decision that overruns its limit, or whose
-worker dies, is replaced by the greedy one, so a table never waits on a computer; the
+worker dies or fails, is replaced by the greedy one, so a table never waits on a computer; the
 workers are then replaced, since a process cannot be stopped in the middle of one task.
 Nothing is kept between decisions: the same view and seed give the same decision again
 after a restart.
@@ -120,6 +120,8 @@ class Computer:
         except (TimeoutError, BrokenProcessPool) as err:
             log.warning("a %s decision in %s failed (%r): greedy instead", level, game_key, err)
             self._replace()
+        except Exception:
+            log.exception("a %s decision in %s failed: greedy instead", level, game_key)
         return await asyncio.to_thread(greedy, game_key, view, seat, seed)
 
     def _replace(self) -> None:
@@ -128,7 +130,8 @@ class Computer:
         if pool is None:
             return
         processes = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Decisions still queued fail as the pool breaks (BrokenProcessPool), and go greedy.
+        pool.shutdown(wait=False)
         for process in processes:
             process.terminate()
 

@@ -672,6 +672,8 @@ class GameService:
         game_module = module(keys[int(payload)])
         if len(table.seats) > game_module.max_players:
             raise Refused(tr(lang, "Too many players are seated for that game."))
+        if len(table.user_ids()) < len(table.seats) and not playable(game_module.key):
+            raise Refused(self._no_computers(game_module, lang))
         table.kind = game_module.key
         table.options = game_module.options([], len(table.seats), lang)
         await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
@@ -1177,7 +1179,11 @@ class GameService:
             level = table.user_of(seat).bot or DEFAULT_LEVEL
             view = game_ai(table.kind).view(game, seat)
             seed = game.seed + table.module.count(game)  # the same decision if made again
-            action = await self.computer.decide(table.kind, level, view, seat, seed)
+            try:
+                action = await self.computer.decide(table.kind, level, view, seat, seed)
+            except Exception:  # not even the greedy move: the table's own stand-in then
+                log.exception("no computer decision in %s", channel)
+                action = table.module.stand_in(game, seat, random.Random(seed))
             lang = await self._channel_language(channel)
             try:
                 return await self._computer_plays(channel, loaded, game, seat, action, lang)

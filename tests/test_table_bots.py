@@ -22,7 +22,7 @@ from bot.replies import Reply, mention
 from bot.service import GameService
 from bot.store import Channel, Store
 from bot.table import Table
-from engine.forbidden_city import Game
+from engine.forbidden_city import Game, Place
 from engine.forbidden_city.view import SeatView
 from tests.conftest import fixed_seeds
 
@@ -451,3 +451,60 @@ async def test_computer_players_do_not_vote(
     assert channel_replies(await service.fire_due())
     skipped = await service.command(who("ann"), "vote skip")  # ann alone is the majority
     assert skipped.ok and "voted to skip" in skipped.public[0].text
+
+
+def failing_work(*args: Any) -> Any:
+    """A search with a bug in it (run in a worker process)."""
+    raise RuntimeError("a bug in a game's search")
+
+
+async def test_a_failing_search_gives_way_to_the_greedy_one() -> None:
+    failing = Computer(1, 5.0, work=failing_work)
+    try:
+        game = Game(["purple", "yellow"], seed=21)
+        view = game.view(game.current)
+        action = await failing.decide("forbidden_city", "normal", view, game.current, 7)
+    finally:
+        failing.close()
+    assert action == greedy("forbidden_city", view, game.current, 7)
+
+
+async def test_an_illegal_decision_is_replaced_by_the_tables_stand_in(
+    store: Store, clock: Clock
+) -> None:
+    class Wrong(Computer):
+        async def decide(self, game_key: str, level: str, view: Any, seat: str, seed: int) -> Any:
+            return Place(99, 99, 0)
+
+    service = GameService(store, settings(), clock=clock, seeds=fixed_seeds(), computer=Wrong(1, 5))
+    assert (await service.command(who("ann"), "new bots:1")).ok
+    assert (await service.command(who("ann"), "start")).ok
+    table = await live(store)
+    if table.user_of(table.load_game().current).bot is None:
+        await human_move(service, table, "ann", random.Random(2))
+    table = await live(store)
+    game = table.load_game()
+    stand_in = table.module.stand_in(game, game.current, random.Random(game.seed + len(game.moves)))
+    [reply] = channel_replies(await service.fire_due())
+    assert reply.public and is_png(reply.public[0].image)
+    assert (await live(store)).load_game().moves[len(game.moves)] == stand_in
+
+
+async def test_games_computers_cannot_play_refuse_them(
+    service: GameService, store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.service.playable", lambda key: False)
+    refused = await service.command(who("ann"), "new bots:1")
+    assert not refused.ok and "cannot play Forbidden City" in refused.private[0].text
+    assert (await service.command(who("ann"), "new")).ok
+    refused = await service.command(who("ann"), "addbot")
+    assert not refused.ok and "cannot play Forbidden City" in refused.private[0].text
+    assert (await service.command(who("bob"), "join")).ok
+    assert (await service.command(who("ann"), "start")).ok
+    clock.now += service.settings.turn_limit.total_seconds() + 1
+    [limit] = [r for r in channel_replies(await service.fire_due()) if r.public]
+    assert "/fc vote skip" in limit.public[0].text and "vote bot" not in limit.public[0].text
+    table = await live(store)
+    other = next(u for u in ("ann", "bob") if u != table.user_of(table.load_game().current).user_id)
+    refused = await service.command(who(other), "vote bot")
+    assert not refused.ok and "cannot play" in refused.private[0].text
