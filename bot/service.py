@@ -1298,6 +1298,15 @@ class GameService:
                 count=count,
                 voters=voters,
             )
+            if choice == "bot":
+                text = tr(
+                    lang,
+                    "{who} votes to let a computer player play for the late player "
+                    "({count}/{voters}).",
+                    who=actor.name,
+                    count=count,
+                    voters=voters,
+                )
             return Reply(public=[Message(text)])
         if choice == "end":
             table.voted_end = True

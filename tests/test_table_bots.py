@@ -389,7 +389,8 @@ async def test_vote_bot_hands_the_seat_over_until_back(
     absent = await late(service, store, clock, ["ann", "bob", "cid"])
     voters = [u for u in ("ann", "bob", "cid") if u != absent]
     first = await service.command(who(voters[0]), "vote bot")
-    assert first.ok and "(1/2)" in first.public[0].text
+    assert first.ok and "computer player" in first.public[0].text
+    assert "(1/2)" in first.public[0].text
     assert not (await service.command(who(absent), "vote bot")).ok
     handed = await service.command(who(voters[1]), "vote bot")
     assert handed.ok and mention(absent) in handed.public[0].text
