@@ -1163,8 +1163,10 @@ class GameService:
 
     async def _fire_bot(self, channel: Channel) -> Reply:
         """A computer player's turn: its decision is searched from its seat's view alone, away
-        from the event loop, then played like a person's press. If the table changed meanwhile
-        it is decided again; if it keeps changing, the deadline is set anew."""
+        from the event loop, then played like a person's press. If the table was saved
+        meanwhile it is decided again, unless the game went on (the save that moved it set its
+        own deadlines); if it keeps changing, the deadline is set anew."""
+        count: int | None = None
         for _ in range(3):
             loaded = await self._load(channel)
             if loaded is None or loaded.table.game is None:
@@ -1173,12 +1175,13 @@ class GameService:
             game = table.load_game()
             computers = set(table.computer_seats())
             turns = [t for t in game.to_act if t.seat in computers]
-            if game.is_over or not turns:
+            if game.is_over or not turns or count not in (None, table.module.count(game)):
                 return Reply()
+            count = table.module.count(game)
             seat = turns[0].seat
             level = table.user_of(seat).bot or DEFAULT_LEVEL
             view = game_ai(table.kind).view(game, seat)
-            seed = game.seed + table.module.count(game)  # the same decision if made again
+            seed = game.seed + count  # the same decision if made again
             try:
                 action = await self.computer.decide(table.kind, level, view, seat, seed)
             except Exception:  # not even the greedy move: the table's own stand-in then

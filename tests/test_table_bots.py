@@ -509,3 +509,72 @@ async def test_games_computers_cannot_play_refuse_them(
     other = next(u for u in ("ann", "bob") if u != table.user_of(table.load_game().current).user_id)
     refused = await service.command(who(other), "vote bot")
     assert not refused.ok and "cannot play" in refused.private[0].text
+
+
+async def test_a_person_whose_seat_a_computer_plays_does_not_vote(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    away = await late(service, store, clock, ["ann", "bob", "cid"])
+    for user in ("ann", "bob", "cid"):
+        if user != away:
+            assert (await service.command(who(user), "vote bot")).ok
+    assert channel_replies(await service.fire_due())  # the computer plays the away seat
+    table = await live(store)
+    slow = table.user_of(table.load_game().current).user_id
+    assert slow != away
+    clock.now += service.settings.turn_limit.total_seconds() + 1
+    assert [r for r in channel_replies(await service.fire_due()) if r.public]
+    refused = await service.command(who(away), "vote skip")
+    assert not refused.ok and "Only the players" in refused.private[0].text
+    [last] = [u for u in ("ann", "bob", "cid") if u not in (away, slow)]
+    skipped = await service.command(who(last), "vote skip")  # one voter left: a majority
+    assert skipped.ok and "voted to skip" in skipped.public[0].text
+
+
+async def test_a_save_while_a_computer_thinks_has_it_decide_again(
+    store: Store, clock: Clock, computer: Computer
+) -> None:
+    decisions: list[int] = []
+
+    class Interrupted(Computer):
+        async def decide(self, game_key: str, level: str, view: Any, seat: str, seed: int) -> Any:
+            decisions.append(seed)
+            if len(decisions) == 1:  # someone else's change is stored meanwhile
+                assert (await service.dm_failed("console", CHANNEL, "ann")).public
+            return await computer.decide(game_key, level, view, seat, seed)
+
+    service = GameService(
+        store, settings(), clock=clock, seeds=fixed_seeds(), computer=Interrupted(1, 5)
+    )
+    assert (await service.command(who("ann"), "new bots:1")).ok
+    assert (await service.command(who("ann"), "start")).ok
+    table = await live(store)
+    if table.user_of(table.load_game().current).bot is None:
+        await human_move(service, table, "ann", random.Random(2))
+    moves = len((await live(store)).load_game().moves)
+    [reply] = channel_replies(await service.fire_due())
+    assert reply.public and len(decisions) == 2 and decisions[0] == decisions[1]
+    table = await live(store)
+    assert len(table.load_game().moves) == moves + 1 and table.hinted == ["ann"]
+
+
+async def test_back_while_the_computer_thinks_for_you_wins(
+    service: GameService, store: Store, clock: Clock, computer: Computer
+) -> None:
+    absent = await late(service, store, clock, ["ann", "bob"])
+    other = "bob" if absent == "ann" else "ann"
+    assert (await service.command(who(other), "vote bot")).ok
+    moves = len((await live(store)).load_game().moves)
+    back: list[Reply] = []
+
+    class Overtaken(Computer):
+        async def decide(self, game_key: str, level: str, view: Any, seat: str, seed: int) -> Any:
+            if not back:
+                back.append(await service.command(who(absent), "back"))
+            return await computer.decide(game_key, level, view, seat, seed)
+
+    service.computer = Overtaken(1, 5)
+    assert channel_replies(await service.fire_due()) == []  # the person plays it after all
+    assert back[0].ok and back[0].private
+    assert len((await live(store)).load_game().moves) == moves
+    await human_move(service, await live(store), absent, random.Random(3))
