@@ -540,19 +540,19 @@ async def test_a_save_while_a_computer_thinks_has_it_decide_again(
         async def decide(self, game_key: str, level: str, view: Any, seat: str, seed: int) -> Any:
             decisions.append(seed)
             if len(decisions) == 1:  # someone else's change is stored meanwhile
-                assert (await service.dm_failed("console", CHANNEL, "ann")).public
+                assert (await busy.dm_failed("console", CHANNEL, "ann")).public
             return await computer.decide(game_key, level, view, seat, seed)
 
-    service = GameService(
+    busy = GameService(
         store, settings(), clock=clock, seeds=fixed_seeds(), computer=Interrupted(1, 5)
     )
-    assert (await service.command(who("ann"), "new bots:1")).ok
-    assert (await service.command(who("ann"), "start")).ok
+    assert (await busy.command(who("ann"), "new bots:1")).ok
+    assert (await busy.command(who("ann"), "start")).ok
     table = await live(store)
     if table.user_of(table.load_game().current).bot is None:
-        await human_move(service, table, "ann", random.Random(2))
+        await human_move(busy, table, "ann", random.Random(2))
     moves = len((await live(store)).load_game().moves)
-    [reply] = channel_replies(await service.fire_due())
+    [reply] = channel_replies(await busy.fire_due())
     assert reply.public and len(decisions) == 2 and decisions[0] == decisions[1]
     table = await live(store)
     assert len(table.load_game().moves) == moves + 1 and table.hinted == ["ann"]
