@@ -12,9 +12,13 @@ after a restart.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import logging
 import multiprocessing
+import os
 import random
+import signal
+import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,6 +34,7 @@ log = logging.getLogger(__name__)
 DEFAULT_LEVEL = "normal"
 # Time for a view to reach a worker and the action to come back, beyond the search's own.
 GRACE = 1.0
+_PR_SET_PDEATHSIG = 1
 
 # The levels' names, translated where shown ("Computer (hard)").
 LEVEL_WORDS = (N_("easy"), N_("normal"), N_("hard"))
@@ -77,6 +82,15 @@ def decide(
     return search(view, seat, ai, budget, random.Random(seed)).action
 
 
+def die_with(parent: int) -> None:
+    """In each worker, first: the kernel ends it when the bot's process dies, even by SIGKILL
+    (Linux), so no worker outlives its bot."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # the bot died before prctl took effect
+            os._exit(0)
+
+
 def greedy(game_key: str, view: Any, seat: str, seed: int) -> Any:
     """The greedy baseline's action from the same view: quick, and never wrong to play."""
     return Player("greedy", game_ai(game_key)).decide(view, seat, random.Random(seed))
@@ -98,7 +112,9 @@ class Computer:
         if self._pool is None:
             # Spawned, not forked: the bot's process has threads and open connections.
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=die_with, initargs=(os.getpid(),)
+            )
         return self._pool
 
     async def decide(self, game_key: str, level: str, view: Any, seat: str, seed: int) -> Any:
