@@ -578,3 +578,19 @@ async def test_back_while_the_computer_thinks_for_you_wins(
     assert back[0].ok and back[0].private
     assert len((await live(store)).load_game().moves) == moves
     await human_move(service, await live(store), absent, random.Random(3))
+
+
+async def test_start_up_gives_a_waiting_computer_its_deadline_again(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    assert (await service.command(who("ann"), "new bots:1")).ok
+    assert (await service.command(who("ann"), "start")).ok
+    table = await live(store)
+    if table.user_of(table.load_game().current).bot is None:
+        await human_move(service, table, "ann", random.Random(2))
+    moves = len((await live(store)).load_game().moves)
+    assert await store.cancel(WHERE, "bot")  # lost, as with a Redis restored from an old save
+    assert channel_replies(await service.fire_due()) == []
+    assert await service.restore_deadlines() == 1
+    assert channel_replies(await service.fire_due())
+    assert len((await live(store)).load_game().moves) == moves + 1
