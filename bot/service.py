@@ -485,8 +485,7 @@ class GameService:
             Button(tr(lang, "Join"), f"fc:j:{channel_id}", "primary"),
             Button(tr(lang, "Start"), f"fc:st:{channel_id}", "success"),
         ]
-        others = [Button(tr(lang, "Add a computer player"), f"fc:ab:{channel_id}")]
-        others += [
+        others = [
             Button(
                 tr(lang, "Play {game} instead", game=tr(lang, module(key).title)),
                 f"fc:gm:{channel_id}::{index}",
@@ -494,7 +493,8 @@ class GameService:
             for index, key in enumerate(MODULES)
             if key != table.kind
         ]
-        return [row, others]
+        add = Button(tr(lang, "Add a computer player"), f"fc:ab:{channel_id}")
+        return [row, [add, *others]]
 
     def _lobby_message(self, table: Table, channel_id: str, text: str, lang: str) -> Message:
         return Message(
