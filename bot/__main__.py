@@ -47,6 +47,7 @@ async def serve(settings: Settings) -> None:
 
                 await run_console(service, settings.data_dir / "images")
         finally:
+            service.computer.close()
             await store.close()
 
 

@@ -77,10 +77,19 @@ class Settings(BaseSettings):
     reminder_after: Duration = Field(default=timedelta(hours=12))
     turn_limit: Duration = Field(default=timedelta(hours=72))
     archive_ttl: Duration = Field(default=timedelta(days=30))
+    bot_pause: Duration = Field(default=timedelta(seconds=2))  # before a computer player acts
+    bot_think_limit: Duration = Field(default=timedelta(seconds=5))  # then the greedy move
+    bot_workers: int = Field(default=1, ge=1, le=2)  # processes searching computer moves
+    bot_iterations: int | None = Field(default=None, ge=1)  # a cap on every level (tests)
     log_level: LogLevel = "INFO"
 
     @field_validator(
-        "discord_token", "telegram_token", "redis_url", "discord_guild_id", mode="before"
+        "discord_token",
+        "telegram_token",
+        "redis_url",
+        "discord_guild_id",
+        "bot_iterations",
+        mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
@@ -106,7 +115,14 @@ class Settings(BaseSettings):
     def _upper(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("reminder_after", "turn_limit", "archive_ttl")
+    @field_validator("bot_pause")
+    @classmethod
+    def _not_negative(cls, value: timedelta) -> timedelta:
+        if value < timedelta(0):
+            raise ValueError("must not be negative")
+        return value
+
+    @field_validator("reminder_after", "turn_limit", "archive_ttl", "bot_think_limit")
     @classmethod
     def _positive_duration(cls, value: timedelta) -> timedelta:
         return _positive(value)

@@ -22,9 +22,12 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from engine.ai import LEVELS, game_ai
 from engine.core.errors import CorruptRecord, IllegalMove
 
 from .actor import Actor
+from .computer import DEFAULT_LEVEL, Computer, playable
+from .computer import HELP as COMPUTER_HELP
 from .config import Settings
 from .durations import duration_text
 from .games import DEFAULT, MODULES, At, GameModule, by_word, module
@@ -45,7 +48,10 @@ from .store import (
 )
 from .table import Seat, Table
 
-DEADLINE_KINDS = ("remind", "limit")
+DEADLINE_KINDS = ("remind", "limit", "bot")
+# A computer player's claimed decision comes due again this long after its time limit, if the
+# process deciding it died: a restart loses a few seconds, not the decision.
+BOT_LEASE_MARGIN = 30.0
 # After a platform refuses a private message to someone, the bot stops trying for this long,
 # or until they use the bot privately or turn notices on again.
 DMS_RETRY_AFTER = timedelta(days=1)
@@ -53,7 +59,8 @@ log = logging.getLogger(__name__)
 _DATA = re.compile(
     r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9A-Za-z,@.]{1,24}))?$"
 )
-LOBBY_KINDS = ("j", "st", "gm")
+LOBBY_KINDS = ("j", "st", "gm", "ab")
+_BOTS = re.compile(r"^bots:(\d{1,2})(?::([a-z]+))?$")
 
 
 @dataclass(slots=True)
@@ -75,6 +82,7 @@ class GameService:
         executor: Executor | None = None,
         seeds: Callable[[], int] = lambda: secrets.randbits(63),
         max_concurrent: int = 8,
+        computer: Computer | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -85,6 +93,11 @@ class GameService:
         # calls and time out. Waiting here instead keeps every Redis round trip short.
         self._gate = asyncio.Semaphore(max_concurrent)
         self._executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+        self.computer = computer or Computer(
+            settings.bot_workers,
+            settings.bot_think_limit.total_seconds(),
+            settings.bot_iterations,
+        )
         self._commands: dict[str, Handler] = {
             "new": self._new,
             "join": self._join,
@@ -102,6 +115,9 @@ class GameService:
             "games": self._games,
             "help": self._help,
             "vote": self._vote,
+            "addbot": self._addbot,
+            "removebot": self._removebot,
+            "back": self._back,
         }
 
     # ------------------------------------------------------------------ entry points
@@ -166,6 +182,8 @@ class GameService:
             reply = await self._guard(lang, self._join(where, [], lang))
         elif kind == "st":
             reply = await self._guard(lang, self._start(where, [], lang))
+        elif kind == "ab":
+            reply = await self._guard(lang, self._addbot(where, [], lang))
         elif kind == "gm" and payload is not None:
             reply = await self._guard(lang, self._switch(where, payload, lang))
         elif count is not None and payload is not None:
@@ -269,7 +287,10 @@ class GameService:
             for deadline in await self.store.due(self.clock()):
                 if platform is not None and deadline.channel.platform != platform:
                     continue
-                claimed = await self.store.lease(deadline, self.clock() + CLAIM_LEASE)
+                lease = CLAIM_LEASE
+                if deadline.kind == "bot":
+                    lease = self.computer.limit + BOT_LEASE_MARGIN
+                claimed = await self.store.lease(deadline, self.clock() + lease)
                 if claimed is None:
                     continue
                 async with self._gate:
@@ -397,13 +418,18 @@ class GameService:
 
     def _turn_deadlines(self, table: Table) -> dict[str, float | None]:
         """The deadlines of the stored turn, derived from it: written with every move, and
-        again at start-up if missing. A limit already announced is not armed again."""
+        again at start-up if missing. A limit already announced is not armed again. A
+        computer player acts after a short pause, and is neither reminded nor timed."""
         started = table.turn_started
+        waited = {w.split(" ", 1)[0] for w in table.waiting}
+        computers = waited & set(table.computer_seats())
+        people = bool(waited - computers)
         return {
-            "remind": started + self.settings.reminder_after.total_seconds(),
+            "remind": started + self.settings.reminder_after.total_seconds() if people else None,
             "limit": None
-            if table.limit_passed
+            if table.limit_passed or not people
             else started + self.settings.turn_limit.total_seconds(),
+            "bot": self.clock() + self.settings.bot_pause.total_seconds() if computers else None,
         }
 
     @staticmethod
@@ -467,7 +493,8 @@ class GameService:
             for index, key in enumerate(MODULES)
             if key != table.kind
         ]
-        return [row, others] if others else [row]
+        add = Button(tr(lang, "Add a computer player"), f"fc:ab:{channel_id}")
+        return [row, [add, *others]]
 
     def _lobby_message(self, table: Table, channel_id: str, text: str, lang: str) -> Message:
         return Message(
@@ -501,9 +528,12 @@ class GameService:
     async def _new(self, actor: Actor, args: list[str], lang: str) -> Reply:
         if actor.private:
             raise Refused(tr(lang, "Open a table in a group or a server channel, not here."))
+        bots = [a for a in args if a.lower().startswith("bots:")]
+        args = [a for a in args if a not in bots]
         chosen = by_word(args[0]) if args else None
         game_module = chosen or module(DEFAULT)
-        options = game_module.options(args[1:] if chosen else args, 1, lang)
+        count, level = self._bots_option(bots, game_module, lang)
+        options = game_module.options(args[1:] if chosen else args, 1 + count, lang)
         channel = Channel.of(actor.platform, actor.channel_id)
         table = Table(
             kind=game_module.key,
@@ -511,6 +541,8 @@ class GameService:
             creator=actor.user_id,
             seats=[Seat(user_id=actor.user_id, name=actor.name)],
         )
+        for _ in range(count):
+            self._seat_computer(table, level, lang)
         try:
             await self.store.create(
                 channel,
@@ -524,6 +556,104 @@ class GameService:
                 tr(lang, "A table is already open in this channel. See it with /fc board.")
             ) from None
         text = self._opening_text(table, lang)
+        if count:
+            computers = ", ".join(s.name for s in table.seats if s.bot is not None)
+            text += " " + tr(lang, "Computer players seated: {names}.", names=computers)
+        return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
+
+    def _bots_option(self, words: list[str], game_module: GameModule, lang: str) -> tuple[int, str]:
+        """`bots:N` (or `bots:N:level`) of `/fc new`: how many computer players sit at once."""
+        if not words:
+            return 0, DEFAULT_LEVEL
+        high = game_module.max_players - 1
+        match = _BOTS.match(words[0].lower())
+        if (
+            len(words) > 1
+            or match is None
+            or not 1 <= int(match[1]) <= high
+            or (match[2] or DEFAULT_LEVEL) not in LEVELS
+        ):
+            raise Refused(
+                tr(
+                    lang,
+                    "Write bots:N with N from 1 to {high}, and a level if you like: "
+                    "bots:2:hard (easy, normal or hard).",
+                    high=high,
+                )
+            )
+        if not playable(game_module.key):
+            raise Refused(self._no_computers(game_module, lang))
+        return int(match[1]), match[2] or DEFAULT_LEVEL
+
+    @staticmethod
+    def _no_computers(game_module: GameModule, lang: str) -> str:
+        return tr(
+            lang, "Computer players cannot play {game} yet.", game=tr(lang, game_module.title)
+        )
+
+    @staticmethod
+    def _seat_computer(table: Table, level: str, lang: str) -> Seat:
+        """A computer player's seat, named for what it is (numbered if the name is taken)."""
+        base = tr(lang, "Computer ({level})", level=tr(lang, level))
+        taken = {s.name for s in table.seats}
+        name = next(n for n in (base, *(f"{base} {i}" for i in range(2, 10))) if n not in taken)
+        seat = Seat(user_id=table.new_computer_id(), name=name, bot=level)
+        table.seats.append(seat)
+        return seat
+
+    def _runs(self, table: Table, actor: Actor, lang: str) -> None:
+        """`Refused` unless the actor runs the lobby (its creator, or a channel admin)."""
+        if table.started:
+            raise Refused(tr(lang, "The game has already started."))
+        if actor.user_id != table.creator and not actor.is_admin:
+            raise Refused(
+                tr(
+                    lang,
+                    "Only {who}, who opened this table, or a channel admin can seat or remove "
+                    "computer players.",
+                    who=self._creator_name(table),
+                )
+            )
+
+    async def _addbot(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        level = args[0].lower() if args else DEFAULT_LEVEL
+        if level not in LEVELS or len(args) > 1:
+            raise Refused(tr(lang, "Choose a level: /fc addbot easy, normal or hard."))
+        loaded = await self._need(actor, lang)
+        table = loaded.table
+        self._runs(table, actor, lang)
+        if not playable(table.kind):
+            raise Refused(self._no_computers(table.module, lang))
+        if len(table.seats) >= table.module.max_players:
+            raise Refused(tr(lang, "The table is full (4 players)."))
+        seat = self._seat_computer(table, level, lang)
+        await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
+        text = tr(
+            lang,
+            "{name} takes a seat ({n}/4): a computer player. {creator} starts the game with "
+            "/fc start.",
+            name=seat.name,
+            n=len(table.seats),
+            creator=self._creator_name(table),
+        )
+        return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
+
+    async def _removebot(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        """Removes the computer player seated last, or the one numbered `args[0]` (1, 2...)."""
+        loaded = await self._need(actor, lang)
+        table = loaded.table
+        self._runs(table, actor, lang)
+        computers = [s for s in table.seats if s.bot is not None]
+        if not computers:
+            raise Refused(tr(lang, "No computer player sits at this table."))
+        if args and not (args[0].isdigit() and 1 <= int(args[0]) <= len(computers)):
+            raise Refused(
+                tr(lang, "Name a computer player by its number, 1 to {n}.", n=len(computers))
+            )
+        seat = computers[int(args[0]) - 1] if args else computers[-1]
+        table.seats.remove(seat)
+        await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
+        text = tr(lang, "{who} leaves the table ({n}/4).", who=seat.name, n=len(table.seats))
         return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
 
     async def _switch(self, actor: Actor, payload: str, lang: str) -> Reply:
@@ -542,6 +672,8 @@ class GameService:
         game_module = module(keys[int(payload)])
         if len(table.seats) > game_module.max_players:
             raise Refused(tr(lang, "Too many players are seated for that game."))
+        if len(table.user_ids()) < len(table.seats) and not playable(game_module.key):
+            raise Refused(self._no_computers(game_module, lang))
         table.kind = game_module.key
         table.options = game_module.options([], len(table.seats), lang)
         await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
@@ -584,14 +716,14 @@ class GameService:
         if seat is None:
             raise Refused(tr(lang, "You are not at this table."))
         table.seats.remove(seat)
-        if not table.seats:
+        if not table.user_ids():  # computer players never keep a table open
             await self.store.archive(channel, loaded.record.version)
             return Reply(public=[Message(tr(lang, "Everybody left: the table is closed."))])
         text = tr(
             lang, "{who} leaves the table ({n}/4).", who=mention(actor.user_id), n=len(table.seats)
         )
         if table.creator == actor.user_id:
-            table.creator = table.seats[0].user_id
+            table.creator = table.user_ids()[0]
             text += " " + tr(
                 lang,
                 "{creator} now runs the table and starts the game.",
@@ -617,7 +749,13 @@ class GameService:
                 )
             )
         if len(table.seats) < game_module.min_players:
-            raise Refused(tr(lang, "At least 2 players are needed to start."))
+            raise Refused(
+                tr(
+                    lang,
+                    "At least 2 players are needed to start: wait for someone to /fc join, "
+                    "or seat a computer player with /fc addbot.",
+                )
+            )
         game_module.check_start(table.options, len(table.seats), lang)
         seed = self._seeds()
         order = list(table.seats)
@@ -651,6 +789,10 @@ class GameService:
     def _acting(self, loaded: Loaded, actor: Actor, lang: str) -> tuple[Any, str]:
         """The game and the actor's seat, if the game waits for a decision of theirs."""
         game, seat = self._seated(loaded, actor, lang)
+        if loaded.table.user_of(seat).away:
+            raise Refused(
+                tr(lang, "A computer player has your seat: /fc back to play it yourself again.")
+            )
         if seat not in self._waiting_seats(game):
             waited = [loaded.table.user_of(s).name for s in self._waiting_seats(game)]
             raise Refused(tr(lang, "It is {who}'s turn, not yours.", who=", ".join(waited)))
@@ -776,6 +918,8 @@ class GameService:
         """Private turn notices for `seats`, who must now decide (if they want notices)."""
         out = []
         for seat in seats:
+            if seat not in at.users:  # a computer player's
+                continue
             user = table.user_of(seat).user_id
             if not chat.notify_enabled(user):
                 continue
@@ -852,6 +996,8 @@ class GameService:
         chosen = by_word(args[0]) if args else None
         game_module = chosen or await self._here(actor)
         lines = [tr(lang, line) for line in game_module.help]
+        if playable(game_module.key):
+            lines += [tr(lang, line) for line in COMPUTER_HELP]
         others = [module(k) for k in MODULES if k != game_module.key]
         lines += [
             tr(
@@ -951,6 +1097,8 @@ class GameService:
 
     # ------------------------------------------------------------------ time
     async def _fire(self, channel: Channel, kind: str) -> Reply:
+        if kind == "bot":
+            return await self._fire_bot(channel)
         loaded = await self._load(channel)
         if loaded is None or loaded.table.game is None:
             return Reply()
@@ -972,8 +1120,8 @@ class GameService:
             chat = await self.store.chat_settings(channel)
             reply = Reply()
             for turn in waiting:
-                user = table.user_of(turn.seat).user_id
-                if chat.notify_enabled(user):
+                user = at.users.get(turn.seat)
+                if user is not None and chat.notify_enabled(user):
                     message = await self._draw(
                         partial(game_module.prompt, at, game, turn.seat, True)
                     )
@@ -991,15 +1139,105 @@ class GameService:
             except Conflict:
                 return Reply()
             who = ", ".join(at.mention(s) for s in self._waiting_seats(game))
-            text = tr(
-                lang,
-                "{who} has had the turn for more than {duration}. The other players may "
-                "/fc vote skip (a move is played for them) or /fc vote end (the game ends now).",
-                who=who,
-                duration=duration_text(self.settings.turn_limit.total_seconds(), lang),
-            )
+            duration = duration_text(self.settings.turn_limit.total_seconds(), lang)
+            if playable(table.kind):
+                text = tr(
+                    lang,
+                    "{who} has had the turn for more than {duration}. The other players may "
+                    "/fc vote skip (a move is played for them), /fc vote bot (a computer player "
+                    "plays for them until they are back) or /fc vote end (the game ends now).",
+                    who=who,
+                    duration=duration,
+                )
+            else:
+                text = tr(
+                    lang,
+                    "{who} has had the turn for more than {duration}. The other players may "
+                    "/fc vote skip (a move is played for them) or /fc vote end (the game ends "
+                    "now).",
+                    who=who,
+                    duration=duration,
+                )
             return Reply(public=[Message(text, names=self._names(table))])
         return Reply()
+
+    async def _fire_bot(self, channel: Channel) -> Reply:
+        """A computer player's turn: its decision is searched from its seat's view alone, away
+        from the event loop, then played like a person's press. If the table was saved
+        meanwhile it is decided again, unless the game went on (the save that moved it set its
+        own deadlines); if it keeps changing, the deadline is set anew."""
+        count: int | None = None
+        for _ in range(3):
+            loaded = await self._load(channel)
+            if loaded is None or loaded.table.game is None:
+                return Reply()
+            table = loaded.table
+            game = table.load_game()
+            computers = set(table.computer_seats())
+            turns = [t for t in game.to_act if t.seat in computers]
+            if game.is_over or not turns or count not in (None, table.module.count(game)):
+                return Reply()
+            count = table.module.count(game)
+            seat = turns[0].seat
+            level = table.user_of(seat).bot or DEFAULT_LEVEL
+            view = game_ai(table.kind).view(game, seat)
+            seed = game.seed + count  # the same decision if made again
+            try:
+                action = await self.computer.decide(table.kind, level, view, seat, seed)
+            except Exception:  # not even the greedy move: the table's own stand-in then
+                log.exception("no computer decision in %s", channel)
+                action = table.module.stand_in(game, seat, random.Random(seed))
+            lang = await self._channel_language(channel)
+            try:
+                return await self._computer_plays(channel, loaded, game, seat, action, lang)
+            except Conflict:
+                continue
+        await self.store.schedule(
+            channel, "bot", self.clock() + self.settings.bot_pause.total_seconds()
+        )
+        return Reply()
+
+    async def _computer_plays(
+        self, channel: Channel, loaded: Loaded, game: Any, seat: str, action: Any, lang: str
+    ) -> Reply:
+        """A computer player's action, told to the table as a person's would be."""
+        game_module = loaded.table.module
+        at = self._at(loaded.table, channel.channel_id, lang, game)
+        try:
+            result = game.play(seat, action)
+        except IllegalMove:  # never expected: the table's own stand-in then
+            log.exception("a computer player's action was refused in %s", channel)
+            rng = random.Random(game.seed + at.count)
+            result = game.play(seat, game_module.stand_in(game, seat, rng))
+        lines = game_module.announce(at, game, [result])
+        lines += game_module.after_play(at, game)
+        forced = game_module.count(game) > at.count + 1
+        return await self._after_action(channel, loaded, game, lines, lang, [result], forced=forced)
+
+    async def _back(self, actor: Actor, args: list[str], lang: str) -> Reply:
+        """A person whose seat a computer played (`/fc vote bot`) takes it back."""
+        loaded = await self._need(actor, lang)
+        game, engine_seat = self._seated(loaded, actor, lang)
+        table = loaded.table
+        seat = table.user_of(engine_seat)
+        if not seat.away:
+            raise Refused(tr(lang, "You are playing your seat already."))
+        seat.away = False
+        mine = engine_seat in self._waiting_seats(game)
+        if mine:  # the computer has not played this turn yet: it is the person's again
+            table.turn_started = self.clock()
+            table.limit_passed = False
+            table.votes = {}
+        channel = Channel.of(actor.platform, actor.channel_id)
+        await self._save(channel, loaded, self._turn_deadlines(table))
+        text = tr(lang, "{who} is back and plays their own seat again.", who=mention(actor.user_id))
+        reply = Reply(public=[Message(text, names=self._names(table))])
+        if mine:
+            at = self._at(table, actor.channel_id, lang, game)
+            reply.private.append(
+                await self._draw(partial(table.module.prompt, at, game, engine_seat, False))
+            )
+        return reply
 
     async def _defaults(self, channel: Channel, loaded: Loaded, game: Any, lang: str) -> Reply:
         """The turn limit made the waited-for decisions for their seats (as the game says)."""
@@ -1018,8 +1256,8 @@ class GameService:
             lines.append(game_module.default_text(at, game, turn.seat, turn.kind))
             lines += game_module.announce(at, game, [result])
             news = game_module.after_own(at, game, turn.seat)
-            user = table.user_of(turn.seat).user_id
-            privately += [Direct(user, message) for message in news]
+            user = at.users.get(turn.seat)
+            privately += [Direct(user, message) for message in news if user is not None]
         lines += game_module.after_play(at, game)
         try:
             forced = game_module.count(game) > count + len(results)
@@ -1036,18 +1274,21 @@ class GameService:
         table = loaded.table
         game = self._game_of(loaded, lang)
         choice = args[0].lower() if args else ""
-        if choice not in ("skip", "end"):
-            raise Refused(tr(lang, "Vote with /fc vote skip or /fc vote end."))
+        if choice not in ("skip", "end", "bot"):
+            raise Refused(tr(lang, "Vote with /fc vote skip, /fc vote bot or /fc vote end."))
         seat = table.engine_seat(actor.user_id)
         if seat is None:
             raise Refused(tr(lang, "You are not playing at this table."))
         absent = self._waiting_seats(game)
-        if game.is_over or seat in absent:
+        if game.is_over or seat in absent or table.user_of(seat).away:
             raise Refused(tr(lang, "Only the players waiting for the turn can vote."))
         if not table.limit_passed:
             raise Refused(tr(lang, "Votes open when a turn runs past the time limit."))
+        if choice == "bot" and not playable(table.kind):
+            raise Refused(self._no_computers(table.module, lang))
         table.votes[actor.user_id] = choice  # type: ignore[assignment]
-        voters = len(game.players) - len(absent)
+        # Computer players never vote, nor people whose seat a computer plays.
+        voters = sum(1 for s in table.users() if s not in absent)
         count = sum(1 for v in table.votes.values() if v == choice)
         channel = Channel.of(actor.platform, actor.channel_id)
         if count * 2 <= voters:
@@ -1060,6 +1301,15 @@ class GameService:
                 count=count,
                 voters=voters,
             )
+            if choice == "bot":
+                text = tr(
+                    lang,
+                    "{who} votes to let a computer player play for the late player "
+                    "({count}/{voters}).",
+                    who=actor.name,
+                    count=count,
+                    voters=voters,
+                )
             return Reply(public=[Message(text)])
         if choice == "end":
             table.voted_end = True
@@ -1070,6 +1320,8 @@ class GameService:
                 cancel_deadlines=DEADLINE_KINDS,
             )
             return await self._final(channel, table, game, lang)
+        if choice == "bot":
+            return await self._hand_over(channel, loaded, absent, lang)
         game_module = table.module
         at = self._at(table, actor.channel_id, lang, game)
         names = ", ".join(table.user_of(s).name for s in absent)
@@ -1083,6 +1335,27 @@ class GameService:
         lines += game_module.after_play(at, game)
         forced = game_module.count(game) > count + len(results)
         return await self._after_action(channel, loaded, game, lines, lang, results, forced=forced)
+
+    async def _hand_over(
+        self, channel: Channel, loaded: Loaded, absent: list[str], lang: str
+    ) -> Reply:
+        """The players voted that a computer player takes the absent seats until their people
+        come back (`/fc back`); it acts after the usual pause, as a seated one does."""
+        table = loaded.table
+        people = [table.user_of(s) for s in absent]
+        for seat in people:
+            seat.away = True
+        table.votes = {}
+        table.limit_passed = False
+        await self._save(channel, loaded, self._turn_deadlines(table))
+        text = tr(
+            lang,
+            "The players voted: a computer player ({level}) plays for {who} until they come "
+            "back with /fc back.",
+            level=tr(lang, DEFAULT_LEVEL),
+            who=", ".join(mention(s.user_id) for s in people),
+        )
+        return Reply(public=[Message(text, names=self._names(table))])
 
     async def _final(self, channel: Channel, table: Table, game: Any, lang: str) -> Reply:
         """How a game ended, with its last table: played out, or ended by a vote."""

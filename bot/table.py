@@ -15,8 +15,18 @@ from .names import clean_name
 
 
 class Seat(BaseModel):
-    user_id: str
+    user_id: str  # a computer player's is made up (`COMPUTER_ID`): no platform user has it
     name: Annotated[str, AfterValidator(clean_name)]  # also cleans names stored before
+    bot: str | None = None  # a computer player's level
+    away: bool = False  # a person's seat, played by a computer until they come back
+
+    @property
+    def computer(self) -> bool:
+        """Whether a computer decides for this seat (its own, or a person's who is away)."""
+        return self.bot is not None or self.away
+
+
+COMPUTER_ID = "~bot{n}"
 
 
 class Table(BaseModel):
@@ -32,7 +42,7 @@ class Table(BaseModel):
     turn_started: float = 0.0
     waiting: list[str] = Field(default_factory=list)  # "seat kind" the game waited for, stored
     hinted: list[str] = Field(default_factory=list)  # users told once they cannot get DMs
-    votes: dict[str, Literal["skip", "end"]] = Field(default_factory=dict)
+    votes: dict[str, Literal["skip", "end", "bot"]] = Field(default_factory=dict)
     limit_passed: bool = False
     voted_end: bool = False  # the players ended the game before its natural end
 
@@ -62,10 +72,22 @@ class Table(BaseModel):
         return self.game is not None
 
     def seat_of(self, user_id: str) -> Seat | None:
-        return next((s for s in self.seats if s.user_id == user_id), None)
+        """A person's seat (never a computer player's)."""
+        return next((s for s in self.seats if s.user_id == user_id and s.bot is None), None)
 
     def user_ids(self) -> list[str]:
-        return [s.user_id for s in self.seats]
+        """The people at the table (computer players have no platform user)."""
+        return [s.user_id for s in self.seats if s.bot is None]
+
+    def computer_seats(self) -> list[str]:
+        """Engine seats a computer decides for now."""
+        return [c for c, s in zip(self.players, self.seats, strict=False) if s.computer]
+
+    def new_computer_id(self) -> str:
+        taken = {s.user_id for s in self.seats}
+        return next(
+            COMPUTER_ID.format(n=n) for n in range(1, 100) if COMPUTER_ID.format(n=n) not in taken
+        )
 
     def load_game(self) -> Any:
         if self.game is None:
@@ -79,7 +101,7 @@ class Table(BaseModel):
     def engine_seat(self, user_id: str) -> str | None:
         """The engine's name for the user's seat (a colour, a number), once the game is on."""
         for seat, name in zip(self.seats, self.players, strict=False):
-            if seat.user_id == user_id:
+            if seat.user_id == user_id and seat.bot is None:
                 return name
         return None
 
@@ -91,5 +113,8 @@ class Table(BaseModel):
         return {c: s.name for c, s in zip(self.players, self.seats, strict=False)}
 
     def users(self) -> dict[str, str]:
-        """Engine seat -> user id."""
-        return {c: s.user_id for c, s in zip(self.players, self.seats, strict=False)}
+        """Engine seat -> user id, for the seats people play now (computers are not mentioned,
+        nor told anything privately)."""
+        return {
+            c: s.user_id for c, s in zip(self.players, self.seats, strict=False) if not s.computer
+        }

@@ -22,6 +22,10 @@ VARIABLES = [
     "TURN_LIMIT",
     "ARCHIVE_TTL",
     "LOG_LEVEL",
+    "BOT_PAUSE",
+    "BOT_THINK_LIMIT",
+    "BOT_WORKERS",
+    "BOT_ITERATIONS",
 ]
 
 

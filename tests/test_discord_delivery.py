@@ -109,7 +109,8 @@ async def test_login_syncs_the_fc_group(fake: FakeDiscord, client: FcClient) -> 
     subcommands = {o["name"]: o for o in fake.commands[0]["options"]}
     assert set(subcommands) == {
         "new", "join", "leave", "start", "play", "hand", "board", "status", "score",
-        "rules", "abort", "lang", "notify", "games", "help", "vote",
+        "rules", "abort", "lang", "notify", "games", "help", "vote", "addbot", "removebot",
+        "back",
     }  # fmt: skip
     play = {o["name"]: o for o in subcommands["play"]["options"]}
     assert play["spot"]["autocomplete"] is True and play["spot"]["required"] is True

@@ -120,7 +120,7 @@ async def run(
 
     async def deadlines() -> None:
         while True:
-            await asyncio.sleep(5)
+            await asyncio.sleep(1)  # computer players act a short pause after their turn
             for line in await console.tick():
                 write(line)
 

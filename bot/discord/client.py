@@ -28,7 +28,9 @@ __all__ = ["FcClient", "FcCommands", "actor_of"]
 log = logging.getLogger(__name__)
 CELL_TEXT = re.compile(r"^-?\d+\s*,\s*-?\d+$")  # a tile game cell typed with spaces
 
-DEADLINE_SECONDS = 30.0
+# Computer players act a short pause after their turn comes (`BOT_PAUSE`): deadlines are looked
+# for every second (one small Redis read).
+DEADLINE_SECONDS = 1.0
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -201,20 +203,60 @@ class FcCommands(app_commands.Group):
 
     @app_commands.command(
         name=N_("vote"),
-        description=N_("Vote to skip the player who is late, or to end the game"),
+        description=N_(
+            "Vote on a late turn: skip it, hand the seat to a computer, or end the game"
+        ),
     )
     @app_commands.rename(choice=N_("choice"))
     @app_commands.describe(
-        choice=N_("Skip: a move is played for the late player; end: the game ends")
+        choice=N_(
+            "Skip: one move is played for them; bot: a computer plays for them; end: game over"
+        )
     )
     @app_commands.choices(
         choice=[
             app_commands.Choice(name=N_("skip"), value="skip"),
+            app_commands.Choice(name=N_("bot"), value="bot"),
             app_commands.Choice(name=N_("end"), value="end"),
         ]
     )
     async def vote(self, interaction: discord.Interaction[Any], choice: str) -> None:
         await self._run(interaction, f"vote {choice}")
+
+    @app_commands.command(
+        name=N_("addbot"), description=N_("Seat a computer player at the table before the start")
+    )
+    @app_commands.rename(level=N_("level"))
+    @app_commands.describe(level=N_("How well it plays"))
+    @app_commands.choices(
+        level=[
+            app_commands.Choice(name=N_("easy"), value="easy"),
+            app_commands.Choice(name=N_("normal"), value="normal"),
+            app_commands.Choice(name=N_("hard"), value="hard"),
+        ]
+    )
+    async def addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
+        await self._run(interaction, f"addbot {level}")
+
+    @app_commands.command(
+        name=N_("removebot"), description=N_("Remove a computer player before the start")
+    )
+    @app_commands.rename(number=N_("number"))
+    @app_commands.describe(
+        number=N_("Which computer player, counted in seat order (default: the last)")
+    )
+    async def removebot(
+        self,
+        interaction: discord.Interaction[Any],
+        number: app_commands.Range[int, 1, 9] | None = None,
+    ) -> None:
+        await self._run(interaction, "removebot" if number is None else f"removebot {number}")
+
+    @app_commands.command(
+        name=N_("back"), description=N_("Play your seat again after a computer played it for you")
+    )
+    async def back(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "back")
 
 
 class FcClient(discord.Client):

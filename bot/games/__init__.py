@@ -53,7 +53,7 @@ class At:
 
     lang: str
     channel_id: str
-    users: dict[str, str]  # engine seat -> user id
+    users: dict[str, str]  # engine seat -> user id, for the seats people play now
     names: dict[str, str]  # engine seat -> display name
     count: int = 0
     words: Callable[[str], str] = field(default=lambda text: text)
@@ -63,7 +63,7 @@ class At:
 
     def mention(self, seat: str) -> str:
         user = self.users.get(seat)
-        return mention(user) if user is not None else seat
+        return mention(user) if user is not None else self.name(seat)
 
     def user_names(self) -> dict[str, str]:
         """User id -> name, for the mentions of a message."""

@@ -38,7 +38,8 @@ from .delivery import Delivery, alert_text
 
 log = logging.getLogger(__name__)
 
-DEADLINE_INTERVAL: Final = 30.0
+# Every second, so computer players act soon after their pause (`BOT_PAUSE`).
+DEADLINE_INTERVAL: Final = 1.0
 # At shutdown, how long messages still queued (a flooded chat) may take to leave. A turn
 # notice dropped then is sent again by the turn's reminder, which Redis keeps.
 DRAIN_GRACE: Final = 5.0

@@ -1,0 +1,106 @@
+"""A whole Telegram game of one person and three computer players: the real application, its
+deadline poller, the service, the store, worker processes; only Telegram's servers are faked."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import re
+
+from PIL import Image
+from telegram import Update
+from telegram.ext import AIORateLimiter
+
+import render
+from bot.computer import Computer
+from bot.config import Settings
+from bot.service import GameService
+from bot.store import Channel, Store
+from bot.table import Table
+from bot.telegram import build_application
+from tests.conftest import fixed_seeds
+from tests.fake_telegram import Call, FakeBotApi, TgUser, settings_for
+
+GROUP = -100_555
+CHANNEL = Channel.of("telegram", str(GROUP))
+ANN = TgUser(301, "Ann")
+MENTION = re.compile(r'<a href="tg://user\?id=(\d+)">')
+
+
+def is_png(data: bytes | None) -> bool:
+    if data is None:
+        return False
+    with Image.open(io.BytesIO(data)) as image:
+        return image.format == "PNG"
+
+
+def sent(calls: list[Call]) -> list[Call]:
+    return [c for c in calls if c.method in ("sendMessage", "sendPhoto") and c.delivered]
+
+
+async def table_of(store: Store) -> Table | None:
+    record = await store.load(CHANNEL)
+    return None if record is None else Table.model_validate_json(record.data)
+
+
+async def person_to_play(store: Store) -> Table | None:
+    """Waits while the computers play (the poller fires them); the table once Ann must play,
+    None once the game is over."""
+    for _ in range(1500):
+        table = await table_of(store)
+        if table is None:
+            return None
+        if table.user_of(table.load_game().current).bot is None:
+            return table
+        await asyncio.sleep(0.02)
+    raise AssertionError("the computer players never played")
+
+
+async def test_one_person_and_three_computers_play_a_whole_game_on_telegram(
+    api: FakeBotApi, store: Store
+) -> None:
+    config = Settings(_env_file=None, bot_pause=0)  # type: ignore[call-arg, arg-type]
+    computer = Computer(1, 5.0, iterations=6)
+    service = GameService(store, config, seeds=fixed_seeds(), computer=computer)
+    app = build_application(
+        settings_for(api),
+        service,
+        rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+        deadline_interval=0.02,
+    )
+
+    async def say(text: str) -> None:
+        await app.process_update(Update.de_json(api.command(GROUP, ANN, text), app.bot))
+
+    rng = random.Random(2)
+    try:
+        async with app:
+            assert app.post_init is not None and app.post_stop is not None
+            await app.post_init(app)
+            await say("/fc new bots:3")
+            [lobby] = sent(api.calls)
+            assert "Computer (normal) 3" in lobby.text
+            await say("/fc start")
+            moves = 0
+            while (table := await person_to_play(store)) is not None:
+                spot = rng.choice(render.spots(table.load_game()))
+                await say(f"/fc play {spot.number} {spot.rotations[0]}")
+                moves += 1
+            for _ in range(200):  # the last post may still be on its way
+                if any("Game over" in c.text for c in sent(api.calls)):
+                    break
+                await asyncio.sleep(0.02)
+            await app.post_stop(app)
+    finally:
+        computer.close()
+    posts = sent(api.calls)
+    assert {c.chat_id for c in posts} <= {GROUP, ANN.id}  # nobody else is written to
+    group = [c for c in posts if c.chat_id == GROUP]
+    placed = re.compile(r"Computer \(normal\)( \d)? places a tile")
+    computer_moves = [c for c in group if c.photo and placed.search(c.text)]
+    assert all(is_png(c.photo) for c in computer_moves)
+    assert moves > 5 and len(computer_moves) >= 2 * moves
+    assert "Game over" in group[-1].text and is_png(group[-1].photo)
+    for post in group:  # only Ann is ever mentioned: computers have no Telegram user
+        assert set(MENTION.findall(post.text)) <= {str(ANN.id)}
