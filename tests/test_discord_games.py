@@ -177,7 +177,11 @@ async def open_table(
     """`/fc new`, the others press Join on the newest lobby message; returns the last lobby."""
     await dispatch(client, fake.command_payload(players[0], "new", side=side))
     [lobby] = fake.channel_messages()
-    assert lobby.custom_ids() == [f"fc:j:{fake.channel_id}", f"fc:st:{fake.channel_id}"]
+    assert lobby.custom_ids() == [
+        f"fc:j:{fake.channel_id}",
+        f"fc:st:{fake.channel_id}",
+        f"fc:gm:{fake.channel_id}::1",  # Die Verbotene Stadt instead
+    ]
     for player in players[1:]:
         await dispatch(client, fake.press_payload(player, lobby, f"fc:j:{fake.channel_id}"))
         lobby = fake.channel_messages()[-1]

@@ -304,12 +304,7 @@ class VerboteneStadt:
         if reason == "reward":
             doubter = at.name(game.players[take.sources[0]]) if take is not None else "-"
             return tr(lang, "{who} doubted you wrongly: take one of their cards.", who=doubter)
-        colour = take.colour if take is not None and take.colour else game.open or 1
-        return tr(
-            lang,
-            "The pavilion is empty: take a {colour} card from another player.",
-            colour=words.colour(lang, colour),
-        )
+        return tr(lang, "The pavilion is empty: take a card of its colour from another player.")
 
     def private(self, at: At, game: Game, seat: str) -> Message:
         view = game.view(seat)

@@ -23,7 +23,7 @@ from engine.verbotene_stadt.events import (
     TurnPassed,
 )
 
-from ...i18n import N_, tr, trn
+from ...i18n import N_, tr
 from .. import At
 from . import words
 from .words import official
@@ -70,7 +70,7 @@ def describe(at: At, result: ActionResult) -> list[str]:
             out.append(tr(lang, text, who=at.name(event.seat)))
         elif isinstance(event, BribesRevealed):
             shown = ", ".join(
-                f"{at.name(seat)} {official(lang, code) if code else '-'}"
+                f"{at.name(seat)}: {official(lang, code) if code else '-'}"
                 for seat, code in event.bribes.items()
             )
             out.append(tr(lang, "Bribes revealed: {bribes}.", bribes=shown))
@@ -226,11 +226,10 @@ def waiting_text(at: At, game: Game, mention: bool) -> str:
 def scores_text(at: At, game: Game) -> str:
     points = game.points()
     out = "; ".join(
-        trn(
+        tr(
             at.lang,
-            "{who}: {n} point ({cards})",
-            "{who}: {n} points ({cards})",
-            points[seat],
+            "{who}: {points} pts ({cards})",
+            points=points[seat],
             who=at.name(seat),
             cards=" ".join(hand) or "-",
         )

@@ -2,7 +2,7 @@
 
 An official is named by its two letters and its colours in words ("RB: red hat, blue robe"), so
 a player who cannot tell the pawns apart by colour still can by name; a card by its code and
-what it is ("3H (hat, blue)").
+what it is ("3H (blue hat)").
 """
 
 from __future__ import annotations
@@ -26,19 +26,28 @@ ROBES = {
     "G": N_("green robe"),
     "K": N_("black robe"),
 }
-# Pavilion and card colours (engine/verbotene_stadt/data/pavilions.json); the tile game's
-# colour words share these ids.
-COLOUR_WORDS = (
-    N_("red"),
-    N_("yellow"),
-    N_("blue"),
-    N_("orange"),
-    N_("purple"),
-    N_("white"),
-    N_("green"),
-    N_("black"),
-)
-PIECES = {"H": N_("hat"), "C": N_("coat"), "T": N_("trousers")}
+# Pavilions and cards by the colour names of engine/verbotene_stadt/data/pavilions.json (a
+# colour missing here, after someone corrects that file, shows the number and code alone).
+PAVILIONS = {
+    "red": N_("pavilion {n} (red)"),
+    "yellow": N_("pavilion {n} (yellow)"),
+    "blue": N_("pavilion {n} (blue)"),
+    "orange": N_("pavilion {n} (orange)"),
+    "purple": N_("pavilion {n} (purple)"),
+    "white": N_("pavilion {n} (white)"),
+    "green": N_("pavilion {n} (green)"),
+    "black": N_("pavilion {n} (black)"),
+}
+CARDS = {
+    "red": (N_("red hat"), N_("red coat"), N_("red trousers")),
+    "yellow": (N_("yellow hat"), N_("yellow coat"), N_("yellow trousers")),
+    "blue": (N_("blue hat"), N_("blue coat"), N_("blue trousers")),
+    "orange": (N_("orange hat"), N_("orange coat"), N_("orange trousers")),
+    "purple": (N_("purple hat"), N_("purple coat"), N_("purple trousers")),
+    "white": (N_("white hat"), N_("white coat"), N_("white trousers")),
+    "green": (N_("green hat"), N_("green coat"), N_("green trousers")),
+    "black": (N_("black hat"), N_("black coat"), N_("black trousers")),
+}
 DIRECTIONS = {"N": N_("North"), "E": N_("East"), "S": N_("South"), "W": N_("West")}
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
 
@@ -54,24 +63,19 @@ def official(lang: str, code: str) -> str:
     )
 
 
-def colour(lang: str, pavilion: int) -> str:
-    return tr(lang, COLOURS[pavilion])
-
-
 def pavilion(lang: str, number: int) -> str:
     """`pavilion 3 (blue)`."""
-    return tr(lang, "pavilion {n} ({colour})", n=number, colour=colour(lang, number))
+    name = PAVILIONS.get(COLOURS[number])
+    return tr(lang, name, n=number) if name else tr(lang, "pavilion {n}", n=number)
 
 
 def card(lang: str, code: str) -> str:
-    """`3H (hat, blue)`."""
-    return tr(
-        lang,
-        "{code} ({piece}, {colour})",
-        code=code,
-        piece=tr(lang, PIECES[code[1]]),
-        colour=colour(lang, int(code[0])),
-    )
+    """`3H (blue hat)`."""
+    names = CARDS.get(COLOURS[int(code[0])])
+    if names is None:
+        return code
+    name = names["HCT".index(code[1])]
+    return tr(lang, "{code} ({name})", code=code, name=tr(lang, name))
 
 
 def cards(lang: str, codes: list[str] | tuple[str, ...]) -> str:
