@@ -28,10 +28,9 @@ from ...refused import Refused
 from ...replies import Message, Reply
 from .. import At
 from . import choices, menus, texts, words
-from .paths import MAX_SLIDES, movable, trace
+from .paths import movable, trace, unpack
 
 _OFFICIAL = re.compile(r"^[RYBGK]{2}$")
-_PATH = re.compile(rf"^([RYBGK]{{2}})([NESW]{{1,{MAX_SLIDES}}})$")
 _TAKE = re.compile(r"^([1-4])\.([1-8][HCT])$")
 
 
@@ -125,10 +124,10 @@ class VerboteneStadt:
             if not _OFFICIAL.match(payload) or payload not in movable(game, seat):
                 raise invalid
             return Reply(private=[menus.first_slide_message(at, game, payload)])
-        found = _PATH.match(payload)
-        if found is None or kind not in ("vs", "vm"):
+        unpacked = unpack(payload)
+        if unpacked is None or kind not in ("vs", "vm"):
             raise invalid
-        path = trace(game, found[1], tuple(found[2]))
+        path = trace(game, *unpacked)
         if path is None or (path.entered and not game.may_enter(path.official)):
             raise invalid
         if kind == "vm":

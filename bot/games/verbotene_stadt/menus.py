@@ -7,8 +7,8 @@ the others choose. Kinds (none shared with the tile game or the lobby):
 
     vb  bribe an official (payload its code) or keep one's bribe (payload `keep`)
     vo  the official to move: shows the first slides
-    vs  one more slide: a private preview and the slides that may follow (payload RBNES:
-        the official, then one letter per slide)
+    vs  one more slide: a private preview and the slides that may follow (payload: the path,
+        `paths.pack`)
     vm  play the move previewed (same payload)
     va  pass, believe or doubt
     vt  take a card (payload `2.5C`: seat number in table order, the card)
@@ -23,7 +23,7 @@ from ...i18n import tr
 from ...replies import Button, Message
 from .. import At
 from . import words
-from .paths import Path, first_slides, movable, next_slides
+from .paths import Path, first_slides, movable, next_slides, pack
 
 KINDS = frozenset({"vb", "vo", "vs", "vm", "va", "vt"})
 
@@ -91,7 +91,7 @@ def _slide_row(at: At, official: str, done: tuple[str, ...], directions: list[st
     return [
         Button(
             f"{words.ARROWS[d]} {tr(at.lang, words.DIRECTIONS[d])}",
-            _data(at, "vs", at.count, official + "".join(done) + d),
+            _data(at, "vs", at.count, pack(official, (*done, d))),
             "primary",
         )
         for d in directions
@@ -134,7 +134,7 @@ def preview_message(at: At, game: Game, seat: str, path: Path, image: bytes) -> 
     following = next_slides(game, path)
     if following:
         rows.append(_slide_row(at, path.official, path.slides, following))
-    payload = path.official + "".join(path.slides)
+    payload = pack(path.official, path.slides)
     last = []
     if not path.home:
         last.append(Button(tr(lang, "Confirm"), _data(at, "vm", at.count, payload), "success"))

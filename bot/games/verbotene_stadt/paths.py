@@ -13,7 +13,35 @@ from engine.verbotene_stadt import Game, MoveOfficial
 from engine.verbotene_stadt.board import DIRECTIONS, Square
 from engine.verbotene_stadt.movement import follow
 
-MAX_SLIDES = 22  # what a button's payload holds after the official's two letters
+# A button's payload (at most 24 characters) holds a path packed: the official's two letters,
+# the number of slides, then three slides per character (N E S W as base-4 digits).
+PACK = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-."
+MAX_SLIDES = 63
+
+
+def pack(official: str, slides: tuple[str, ...]) -> str:
+    """`RB` and N, E as a button payload."""
+    digits = [DIRECTIONS.index(s) for s in slides]
+    digits += [0] * (-len(digits) % 3)
+    chunks = [digits[k] * 16 + digits[k + 1] * 4 + digits[k + 2] for k in range(0, len(digits), 3)]
+    return official + PACK[len(slides)] + "".join(PACK[c] for c in chunks)
+
+
+def unpack(payload: str) -> tuple[str, tuple[str, ...]] | None:
+    """The official and slides of a payload made by `pack`; None for anything else."""
+    if len(payload) < 4 or any(c not in "RYBGK" for c in payload[:2]):
+        return None
+    if any(c not in PACK for c in payload[2:]):
+        return None
+    count = PACK.index(payload[2])
+    slides: list[str] = []
+    for char in payload[3:]:
+        value = PACK.index(char)
+        slides += [DIRECTIONS[value // 16], DIRECTIONS[value // 4 % 4], DIRECTIONS[value % 4]]
+    found = (payload[:2], tuple(slides[:count]))
+    if count < 1 or pack(*found) != payload:
+        return None
+    return found
 
 
 @dataclass(frozen=True, slots=True)

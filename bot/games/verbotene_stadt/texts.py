@@ -257,14 +257,15 @@ def teams_text(at: At, game: Game) -> str:
 
 def status_text(at: At, game: Game, waited: str) -> str:
     lang = at.lang
-    where = tr(
-        lang,
-        "{pavilion} is open; {n} of 15 officials in exile.",
-        pavilion=words.pavilion(lang, game.open) if game.open else "-",
-        n=len(game.exiled),
-    )
+    where = tr(lang, "{n} of 15 officials in exile.", n=len(game.exiled))
+    if game.open:
+        opened = tr(lang, "{pavilion} is open.", pavilion=words.pavilion(lang, game.open))
+        where = f"{opened} {where}"
     waiting = tr(
-        lang, "{what} (for {duration})", what=waiting_text(at, game, False), duration=waited
+        lang,
+        "{what} (for {duration})",
+        what=waiting_text(at, game, False).rstrip("."),
+        duration=waited,
     )
     return f"{where} {scores_text(at, game)}. {waiting}"
 
