@@ -76,13 +76,13 @@ async def test_tables_differing_only_in_bribes_look_the_same_to_the_channel(
     rounds, differed, steps, private_differs = -1, False, 0, False
     last_kind = ""
     while steps < 100:
-        tables = [await table_of(store, room) for room in rooms]
-        if tables[0] is None or tables[1] is None:
+        table_a, table_b = [await table_of(store, room) for room in rooms]
+        if table_a is None or table_b is None:
             break
-        game_a, game_b = (t.load_game() for t in tables)
+        game_a, game_b = table_a.load_game(), table_b.load_game()
         assert game_a.to_act == game_b.to_act
         turn = game_a.to_act[0]
-        user = tables[0].user_of(turn.seat).user_id
+        user = table_a.user_of(turn.seat).user_id
         if turn.kind in ("bribe", "rebribe") and last_kind not in ("bribe", "rebribe"):
             rounds += 1
         last_kind = turn.kind
