@@ -333,3 +333,32 @@ async def test_simple_players_finish_three_player_games_by_buttons(
     left = await play_on(service, store, chat, random.Random(2), choose_simple, limit=60)
     assert left is not None and not left.is_over  # 60 actions in, still playing
     assert chat.replies and all(reply.ok for _, reply in chat.replies)
+
+
+async def test_reminders_then_a_vote_at_the_time_limit_of_a_move(
+    store: Store, clock: Clock
+) -> None:
+    service = GameService(store, settings(), clock=clock, seeds=fixed_seeds())
+    chat = Chat()
+    await open_stadt(service, chat, ["ann", "bob"])
+    await store_position(store, position(2, ["RR", "KK"], seed=5))
+    north = await user_of(store, "north")
+    east = await user_of(store, "east")
+    chat.take(north, await service.command(who(north), "play GG E"))  # a turn under way
+    game = (await table_of(store)).load_game()  # type: ignore[union-attr]
+    mover = await user_of(store, game.to_act[0].seat)
+    other = east if mover == north else north
+    clock.now += 12 * 3600 + 1
+    [(_, _, reminded)] = await service.fire_due()
+    [notice] = reminded.direct
+    assert notice.user_id == mover and notice.message.text.startswith("A reminder:")
+    assert notice.message.choices  # the officials to move, again
+    clock.now += 60 * 3600
+    fired = await service.fire_due()
+    told = " ".join(m.text for _, _, r in fired for m in r.public)
+    assert "/fc vote skip" in told
+    assert not (await service.command(who(mover), "vote skip")).ok
+    voted = await service.command(who(other), "vote skip")
+    assert voted.ok and "The players voted to skip" in voted.public[0].text
+    after = (await table_of(store)).load_game()  # type: ignore[union-attr]
+    assert len(after.log) == len(game.log) + 1
