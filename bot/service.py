@@ -801,7 +801,7 @@ class GameService:
     async def _play(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
         game, seat = self._acting(loaded, actor, lang)
-        at = self._at(loaded.table, actor.channel_id, lang, game)
+        at = replace(self._at(loaded.table, actor.channel_id, lang, game), private=actor.private)
         action = loaded.table.module.typed(at, game, seat, args)
         return await self._apply(actor, loaded, game, seat, action, lang)
 

@@ -182,6 +182,7 @@ async def open_table(
         f"fc:j:{fake.channel_id}",
         f"fc:st:{fake.channel_id}",
         f"fc:ab:{fake.channel_id}",  # add a computer player
+        f"fc:gm:{fake.channel_id}:0:1",  # Die Verbotene Stadt instead
     ]
     for player in players[1:]:
         await dispatch(client, fake.press_payload(player, lobby, f"fc:j:{fake.channel_id}"))

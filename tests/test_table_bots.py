@@ -25,6 +25,7 @@ from bot.table import Table
 from engine.forbidden_city import Game, Place
 from engine.forbidden_city.view import SeatView
 from tests.conftest import fixed_seeds
+from tests.views import to_play
 
 CHANNEL = "room1"
 WHERE = Channel.of("console", CHANNEL)
@@ -92,7 +93,7 @@ def channel_replies(fired: list[tuple[str, str, Reply]]) -> list[Reply]:
 
 
 async def human_move(service: GameService, table: Table, user: str, rng: random.Random) -> Reply:
-    spot = rng.choice(render.spots(table.load_game()))
+    spot = rng.choice(render.spots(to_play(table.load_game())))
     reply = await service.command(who(user), f"play {spot.number} {spot.rotations[0]}")
     assert reply.ok, reply.private
     return reply

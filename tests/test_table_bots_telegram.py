@@ -21,6 +21,7 @@ from bot.table import Table
 from bot.telegram import build_application
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import Call, FakeBotApi, TgUser, settings_for
+from tests.views import to_play
 
 GROUP = -100_555
 CHANNEL = Channel.of("telegram", str(GROUP))
@@ -78,20 +79,22 @@ async def test_one_person_and_three_computers_play_a_whole_game_on_telegram(
         async with app:
             assert app.post_init is not None and app.post_stop is not None
             await app.post_init(app)
-            await say("/fc new bots:3")
-            [lobby] = sent(api.calls)
-            assert "Computer (normal) 3" in lobby.text
-            await say("/fc start")
-            moves = 0
-            while (table := await person_to_play(store)) is not None:
-                spot = rng.choice(render.spots(table.load_game()))
-                await say(f"/fc play {spot.number} {spot.rotations[0]}")
-                moves += 1
-            for _ in range(200):  # the last post may still be on its way
-                if any("Game over" in c.text for c in sent(api.calls)):
-                    break
-                await asyncio.sleep(0.02)
-            await app.post_stop(app)
+            try:
+                await say("/fc new bots:3")
+                [lobby] = sent(api.calls)
+                assert "Computer (normal) 3" in lobby.text
+                await say("/fc start")
+                moves = 0
+                while (table := await person_to_play(store)) is not None:
+                    spot = rng.choice(render.spots(to_play(table.load_game())))
+                    await say(f"/fc play {spot.number} {spot.rotations[0]}")
+                    moves += 1
+                for _ in range(200):  # the last post may still be on its way
+                    if any("Game over" in c.text for c in sent(api.calls)):
+                        break
+                    await asyncio.sleep(0.02)
+            finally:  # a failing check must not leave the poller running
+                await app.post_stop(app)
     finally:
         computer.close()
     posts = sent(api.calls)

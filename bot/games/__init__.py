@@ -39,6 +39,7 @@ from ..replies import Message, Reply, mention
 # Modules by key (stored with each table); the first is the default of `/fc new`.
 MODULES: dict[str, str] = {
     "forbidden_city": "bot.games.forbidden_city",
+    "verbotene_stadt": "bot.games.verbotene_stadt",
 }
 DEFAULT = "forbidden_city"
 
@@ -48,7 +49,8 @@ class At:
     """A game module's view of the table it serves: language, channel and who sits where.
 
     `count` is how many actions the game has played: buttons carry it so a stale one is
-    refused. `words` translates image labels (gettext of `lang`).
+    refused. `words` translates image labels (gettext of `lang`). `private` says the command
+    was typed in a private chat, where a secret may be typed without the table seeing it.
     """
 
     lang: str
@@ -57,6 +59,7 @@ class At:
     names: dict[str, str]  # engine seat -> display name
     count: int = 0
     words: Callable[[str], str] = field(default=lambda text: text)
+    private: bool = False
 
     def name(self, seat: str) -> str:
         return self.names.get(seat, seat)

@@ -2,8 +2,17 @@
 
 >>> png = table_png(game.view(None), {"north": "Ann"})  # the channel's image
 >>> png = table_png(game.view("north"), names)  # north's private image: its bribe ringed
+>>> png = preview_png(game.view("north"), names, "RB", ["N", "E"])  # a move not played yet
 """
 
+from .preview import preview_image, preview_png
 from .table import draw_pawn, square_box, table_image, table_png
 
-__all__ = ["draw_pawn", "square_box", "table_image", "table_png"]
+__all__ = [
+    "draw_pawn",
+    "preview_image",
+    "preview_png",
+    "square_box",
+    "table_image",
+    "table_png",
+]

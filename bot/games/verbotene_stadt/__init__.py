@@ -1,0 +1,372 @@
+"""Randolph & Rüttinger's Die Verbotene Stadt at the chat table: its `GameModule`.
+
+A seat decides one of five things (`to_act` kinds): a secret bribe (a menu of the officials,
+privately; after an entry the others may keep theirs), a move (an official from a menu, then its
+slides one button at a time, each showing a private preview, then Confirm; or Pass), an answer to
+an entry when the bluff is in play (Believe / Doubt), or a card to take (a menu of the cards).
+`/fc play ...` types the same in the engine's notation. Images come from views only: the
+channel's from `view(None)`, a seat's from `view(seat)`, which adds its own bribe.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any, Literal
+
+import render.verbotene_stadt as vs_render
+from engine.core.errors import IllegalMove
+from engine.core.record import replay
+from engine.verbotene_stadt import Game, MoveOfficial, Take
+from engine.verbotene_stadt.actions import BELIEVE, KEEP, PASS, Action, Bribe
+from engine.verbotene_stadt.events import Answered, BribeSet
+from engine.verbotene_stadt.players import best_take, random_move
+from engine.verbotene_stadt.record import GameRecord, fresh, snapshot, to_record
+
+from ...i18n import N_, tr
+from ...refused import Refused
+from ...replies import Message, Reply
+from .. import At
+from . import choices, menus, texts, words
+from .paths import movable, trace, unpack
+
+_OFFICIAL = re.compile(r"^[RYBGK]{2}$")
+_TAKE = re.compile(r"^([1-4])\.([1-8][HCT])$")
+
+
+class VerboteneStadt:
+    key = "verbotene_stadt"
+    title = N_("Die Verbotene Stadt")
+    words = ("stadt", "verbotene", "vs", "randolph")
+    min_players = 2
+    max_players = 4
+    help = texts.HELP
+    rules = texts.RULES
+    button_kinds = menus.KINDS
+    secret = N_("your secret bribe")
+
+    # ------------------------------------------------------------------ setting up
+    def options(self, args: list[str], players: int, lang: str) -> dict[str, str]:
+        chosen = [a.lower() for a in args]
+        if chosen not in ([], ["teams"]):
+            raise Refused(tr(lang, "The only option is “teams”: the 4-player team game."))
+        return {"teams": "yes"} if chosen else {}
+
+    def options_text(self, options: dict[str, str], lang: str) -> str:
+        return tr(lang, "team game, partners sitting opposite") if options.get("teams") else ""
+
+    def check_start(self, options: dict[str, str], players: int, lang: str) -> None:
+        if options.get("teams") and players != 4:
+            raise Refused(
+                tr(lang, "The team game needs exactly 4 players ({n} are seated).", n=players)
+            )
+
+    def new_game(self, seats: int, options: dict[str, str], seed: int) -> Game:
+        return Game(seats, seed=seed, teams=bool(options.get("teams")))
+
+    def load(self, data: dict[str, Any]) -> Game:
+        record = GameRecord.model_validate(data)
+        game: Game = replay(fresh(record), record.actions, record.snapshot, snapshot)
+        return game
+
+    def dump(self, game: Game) -> dict[str, Any]:
+        return to_record(game).model_dump()
+
+    def count(self, game: Game) -> int:
+        return len(game.log)
+
+    def begin_text(self, at: At, game: Game) -> str:
+        seats = ", ".join(at.mention(seat) for seat in game.players)
+        text = tr(
+            at.lang,
+            "The game begins! Seats in turn order: {seats}. {first} plays first. Everyone now "
+            "bribes an official in secret: see your private message.",
+            seats=seats,
+            first=at.name(game.players[game.mover]),
+        )
+        if game.teams:
+            text += " " + texts.teams_text(at, game)
+        return text
+
+    # ------------------------------------------------------------------ actions
+    def typed(self, at: At, game: Game, seat: str, args: list[str]) -> Action:
+        return choices.typed(game, seat, args, at.lang, at.private)
+
+    def pressed(
+        self, at: At, game: Game, seat: str, kind: str, count: int, payload: str
+    ) -> Action | Reply:
+        lang = at.lang
+        invalid = Refused(tr(lang, "This button is not valid."))
+        waited = menus.kind_of(game, seat)
+        if kind == "vb":
+            if waited not in ("bribe", "rebribe") or count != menus.round_start(game):
+                raise Refused(tr(lang, "This button is out of date: the table has changed since."))
+            if payload == "keep":
+                return choices.fitting(KEEP, waited, lang)
+            if not _OFFICIAL.match(payload):
+                raise invalid
+            return Bribe(payload)
+        if count != len(game.log):
+            raise Refused(tr(lang, "This button is out of date: the table has changed since."))
+        if kind == "va":
+            action = choices.WORDS.get(payload)
+            if action is None or payload == "keep":
+                raise invalid
+            return choices.fitting(action, waited, lang)
+        if kind == "vt":
+            found = _TAKE.match(payload)
+            if found is None:
+                raise invalid
+            return choices.fitting(Take(int(found[1]), found[2]), waited, lang)
+        if waited != "move":
+            raise invalid
+        if kind == "vo":
+            if not _OFFICIAL.match(payload) or payload not in movable(game, seat):
+                raise invalid
+            return Reply(private=[menus.first_slide_message(at, game, payload)])
+        unpacked = unpack(payload)
+        if unpacked is None or kind not in ("vs", "vm"):
+            raise invalid
+        path = trace(game, *unpacked)
+        if path is None or (path.entered and not game.may_enter(path.official)):
+            raise invalid
+        if kind == "vm":
+            if path.home:
+                raise invalid
+            return MoveOfficial(path.official, path.slides)
+        image = vs_render.preview_png(
+            game.view(seat), at.names, path.official, path.slides, tr=at.words
+        )
+        return Reply(private=[menus.preview_message(at, game, seat, path, image)])
+
+    def complete(self, at: At, game: Game, seat: str, text: str) -> list[tuple[str, str]]:
+        typed = text.split()[-1].upper() if text.split()[1:] else ""
+        out = []
+        for action in game.legal_actions(seat):
+            if isinstance(action, MoveOfficial):
+                value = f"{action.official} {','.join(action.slides)}"
+            else:
+                value = str(action)
+            if not typed or value.upper().startswith(typed) or typed in value.upper():
+                out.append((value, value))
+        return out[:25]
+
+    def explain(self, err: IllegalMove, lang: str) -> str:
+        return choices.explain(err, lang)
+
+    def after_play(self, at: At, game: Game) -> list[str]:
+        return []
+
+    def announce(self, at: At, game: Game, results: list[Any]) -> list[str]:
+        lines: list[str] = []
+        for result in results:
+            lines += texts.describe(at, result)
+        return lines
+
+    def draws(self, results: list[Any]) -> bool:
+        """Not after a bribe or an answer alone: the table has not changed."""
+        return any(
+            not isinstance(event, (BribeSet, Answered))
+            for result in results
+            for event in result.events
+        )
+
+    def next_text(self, at: At, game: Game) -> str:
+        return texts.waiting_text(at, game, True)
+
+    def table_image(self, at: At, game: Game) -> bytes:
+        return vs_render.table_png(game.view(None), at.names, tr=at.words)
+
+    def final_text(self, at: At, game: Game, voted_end: bool) -> str:
+        return texts.final_text(at, game, voted_end)
+
+    def final_image(self, at: At, game: Game, voted_end: bool) -> bytes:
+        return self.table_image(at, game)
+
+    def status_text(self, at: At, game: Game, waited: str) -> str:
+        return texts.status_text(at, game, waited)
+
+    # ------------------------------------------------------------------ privately
+    def prompt(self, at: At, game: Game, seat: str, reminder: bool) -> Message:
+        kind = menus.kind_of(game, seat)
+        text = self._ask(at, game, seat, kind)
+        if reminder:
+            text = tr(at.lang, "A reminder: the game waits for you.") + " " + text
+        if kind in ("bribe", "rebribe"):
+            message = menus.bribe_menu(at, game, seat, text)
+        elif kind == "move":
+            message = menus.move_menu(at, game, seat, text)
+        elif kind == "take":
+            message = menus.take_menu(at, game, seat, text)
+        else:
+            message = Message(text, buttons=menus.answer_buttons(at, game, seat))
+        message.image = vs_render.table_png(game.view(seat), at.names, tr=at.words)
+        message.image_name = "your-view.png"
+        return message
+
+    def _ask(self, at: At, game: Game, seat: str, kind: str | None) -> str:
+        lang = at.lang
+        index = game.seat_index(seat)
+        own = game.bribes[index]
+        if kind == "bribe" and game.entered is None:
+            return tr(
+                lang,
+                "Choose in secret the official you bribe: only you will know it. You may move "
+                "any official, but only the one you bribe wins you a card when it enters the "
+                "open pavilion.",
+            )
+        if kind == "bribe":
+            if index == game.mover:
+                return tr(
+                    lang,
+                    "An official entered the pavilion on your turn: choose in secret the official "
+                    "you bribe now (the same one, if it is still on the board).",
+                )
+            return tr(
+                lang,
+                "{official}, the official you bribed, is in exile: choose another in secret.",
+                official=words.official(lang, own or "-") if own else "-",
+            )
+        if kind == "rebribe":
+            return tr(
+                lang,
+                "An official entered the pavilion. You may keep your bribe, {official}, or "
+                "choose another in secret.",
+                official=words.official(lang, own) if own else "-",
+            )
+        if kind == "move":
+            return self._move_text(at, game, seat)
+        if kind == "answer":
+            return self._answer_text(at, game)
+        return self._take_text(at, game)
+
+    def _move_text(self, at: At, game: Game, seat: str) -> str:
+        lang = at.lang
+        own = game.bribes[game.seat_index(seat)]
+        if game.moves_made:
+            text = tr(
+                lang,
+                "Another move (move {n} of 4): choose an official, or pass.",
+                n=game.moves_made + 1,
+            )
+        else:
+            text = tr(lang, "Your turn: choose an official to move, then its slides.")
+        text += " " + tr(
+            lang,
+            "Your bribe: {official}. Open: {pavilion}.",
+            official=words.official(lang, own) if own else "-",
+            pavilion=words.pavilion(lang, game.open) if game.open else "-",
+        )
+        if game.bluff_in_play():
+            text += " " + tr(lang, "The bluff is in play: any official may enter.")
+        text += " " + tr(lang, "Or type /fc play RB N,E in the game's chat.")
+        return text
+
+    def _answer_text(self, at: At, game: Game) -> str:
+        lang = at.lang
+        entry = game.entry
+        mover = game.players[game.mover]
+        official = entry.official if entry is not None else "-"
+        pavilion = entry.pavilion if entry is not None else game.open or 0
+        text = tr(
+            lang,
+            "{who} moved {official} into {pavilion}. Did {who} bribe {official}? If you doubt "
+            "it and are right, you take the card and one of {who}'s cards; if you are wrong, "
+            "{who} takes one of yours.",
+            who=at.name(mover),
+            official=words.official(lang, official) if entry else official,
+            pavilion=words.pavilion(lang, pavilion) if pavilion else "-",
+        )
+        answers = self._answers(at, game)
+        if answers:
+            text += " " + tr(lang, "Answers so far: {answers}.", answers=answers)
+        return text
+
+    def _answers(self, at: At, game: Game) -> str:
+        out = []
+        for seat, action in reversed(game.log):
+            if action not in ("believe", "doubt"):
+                break
+            word = tr(at.lang, "believes") if action == "believe" else tr(at.lang, "doubts")
+            out.append(f"{at.name(seat)} {word}")
+        return ", ".join(reversed(out))
+
+    def _take_text(self, at: At, game: Game) -> str:
+        lang = at.lang
+        take = game.takes[0] if game.takes else None
+        reason = take.reason if take is not None else "dragon"
+        mover = at.name(game.players[game.mover])
+        if reason == "dragon":
+            return tr(lang, "The dragon: you may take one card from another player, or none.")
+        if reason == "penalty":
+            return tr(lang, "You caught {who} bluffing: take one of their cards.", who=mover)
+        if reason == "reward":
+            doubter = at.name(game.players[take.sources[0]]) if take is not None else "-"
+            return tr(lang, "{who} doubted you wrongly: take one of their cards.", who=doubter)
+        return tr(lang, "The pavilion is empty: take a card of its colour from another player.")
+
+    def private(self, at: At, game: Game, seat: str) -> Message:
+        view = game.view(seat)
+        lang = at.lang
+        text = tr(
+            lang,
+            "Your bribe: {official}. Your cards: {cards} ({points} points).",
+            official=words.official(lang, view.bribe) if view.bribe else "-",
+            cards=words.cards(lang, view.hands[seat]),
+            points=view.points[seat],
+        )
+        if view.partner_bribe:
+            text += " " + tr(
+                lang,
+                "Your partner's bribe: {official}.",
+                official=words.official(lang, view.partner_bribe),
+            )
+        text += " " + texts.waiting_text(at, game, False)
+        image = vs_render.table_png(view, at.names, tr=at.words)
+        return Message(text, image=image, image_name="your-view.png")
+
+    def after_own(self, at: At, game: Game, seat: str) -> list[Message]:
+        """The bribe just set, for the seat to be sure of it (a bribe chosen at the time limit
+        is told this way too)."""
+        if not game.log or game.log[-1][0] != seat:
+            return []
+        action = game.log[-1][1]
+        if not action.startswith(("bribe", "keep")):
+            return []
+        own = game.bribes[game.seat_index(seat)]
+        if own is None:
+            return []
+        text = tr(
+            at.lang,
+            "Your secret bribe is now {official}.",
+            official=words.official(at.lang, own),
+        )
+        return [Message(text)]
+
+    # ------------------------------------------------------------------ time
+    def on_limit(self, kind: str) -> Literal["vote", "default"]:
+        return "default" if kind in ("bribe", "rebribe", "answer") else "vote"
+
+    def stand_in(self, game: Game, seat: str, rng: random.Random) -> Action:
+        kind = menus.kind_of(game, seat)
+        legal = game.legal_actions(seat)
+        if kind == "rebribe":
+            return KEEP
+        if kind == "bribe":
+            return rng.choice([a for a in legal if isinstance(a, Bribe)])
+        if kind == "answer":
+            return BELIEVE
+        if kind == "take":
+            return best_take(game, seat)
+        if PASS in legal:
+            return PASS
+        return random_move(game, rng)
+
+    def default_text(self, at: At, game: Game, seat: str, kind: str) -> str:
+        who = at.name(seat)
+        if kind == "answer":
+            return tr(at.lang, "Time ran out for {who}: silence counts as belief.", who=who)
+        return tr(at.lang, "Time ran out for {who}: the secret choice was made for them.", who=who)
+
+
+MODULE = VerboteneStadt()

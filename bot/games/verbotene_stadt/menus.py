@@ -1,0 +1,177 @@
+"""The private messages that ask a seat to decide, with their buttons and menus.
+
+Button data is `fc:<kind>:<channel>:<count>:<payload>`. `count` is the number of actions played,
+so a stale button is refused, except for bribes: those are chosen at the same time by several
+seats, so their buttons carry the count at which the bribe round began and stay valid while
+the others choose. Kinds (none shared with the tile game or the lobby):
+
+    vb  bribe an official (payload its code) or keep one's bribe (payload `keep`)
+    vo  the official to move: shows the first slides
+    vs  one more slide: a private preview and the slides that may follow (payload: the path,
+        `paths.pack`)
+    vm  play the move previewed (same payload)
+    va  pass, believe or doubt
+    vt  take a card (payload `2.5C`: seat number in table order, the card)
+"""
+
+from __future__ import annotations
+
+from engine.verbotene_stadt import Game, Take
+from engine.verbotene_stadt.actions import Bribe
+
+from ...i18n import tr
+from ...replies import Button, Message
+from .. import At
+from . import words
+from .paths import Path, first_slides, movable, next_slides, pack
+
+KINDS = frozenset({"vb", "vo", "vs", "vm", "va", "vt"})
+
+
+def round_start(game: Game) -> int:
+    """The count at which the bribes under way began: the actions since are all bribes."""
+    n = len(game.log)
+    while n and game.log[n - 1][1].split()[0] in ("bribe", "keep"):
+        n -= 1
+    return n
+
+
+def kind_of(game: Game, seat: str) -> str | None:
+    return next((t.kind for t in game.to_act if t.seat == seat), None)
+
+
+def _data(at: At, kind: str, count: int, payload: str) -> str:
+    return f"fc:{kind}:{at.channel_id}:{count}:{payload}"
+
+
+def bribe_menu(at: At, game: Game, seat: str, text: str) -> Message:
+    """Every official the seat may bribe (at most 25), and Keep when it may keep its own."""
+    count = round_start(game)
+    legal = game.legal_actions(seat)
+    choices = [
+        Button(words.official(at.lang, a.official), _data(at, "vb", count, a.official))
+        for a in legal
+        if isinstance(a, Bribe)
+    ]
+    buttons: list[list[Button]] = []
+    own = game.bribes[game.seat_index(seat)]
+    if kind_of(game, seat) == "rebribe" and own is not None:
+        label = tr(at.lang, "Keep {official}", official=own)
+        buttons = [[Button(label, _data(at, "vb", count, "keep"), "success")]]
+    return Message(
+        text,
+        choices=choices,
+        choices_placeholder=tr(at.lang, "Choose the official you bribe"),
+        buttons=buttons,
+    )
+
+
+def move_menu(at: At, game: Game, seat: str, text: str) -> Message:
+    """The officials that can move, and Pass when the turn may end."""
+    own = game.bribes[game.seat_index(seat)]
+    choices = []
+    for code in movable(game, seat):
+        x, y = game.at[code]
+        label = f"{words.official(at.lang, code)} {x},{y}"
+        if code == own:
+            label += " ★"
+        choices.append(Button(label, _data(at, "vo", at.count, code)))
+    buttons: list[list[Button]] = []
+    if any(str(a) == "pass" for a in game.legal_actions(seat)):
+        buttons = [[Button(tr(at.lang, "Pass"), _data(at, "va", at.count, "pass"), "danger")]]
+    return Message(
+        text,
+        choices=choices,
+        choices_placeholder=tr(at.lang, "Choose an official to move"),
+        buttons=buttons,
+    )
+
+
+def _slide_row(at: At, official: str, done: tuple[str, ...], directions: list[str]) -> list[Button]:
+    return [
+        Button(
+            f"{words.ARROWS[d]} {tr(at.lang, words.DIRECTIONS[d])}",
+            _data(at, "vs", at.count, pack(official, (*done, d))),
+            "primary",
+        )
+        for d in directions
+    ]
+
+
+def first_slide_message(at: At, game: Game, official: str) -> Message:
+    x, y = game.at[official]
+    directions = first_slides(game, official)
+    text = tr(
+        at.lang,
+        "{official} stands on {x},{y}. Choose its first slide.",
+        official=words.official(at.lang, official),
+        x=x,
+        y=y,
+    )
+    return Message(text, buttons=[_slide_row(at, official, (), directions)])
+
+
+def preview_message(at: At, game: Game, seat: str, path: Path, image: bytes) -> Message:
+    """The path so far on the seat's own picture, the slides that may follow, Confirm."""
+    lang = at.lang
+    name = words.official(lang, path.official)
+    if path.entered:
+        where = tr(lang, "{official} enters {pavilion}.", official=name, pavilion=_open(at, game))
+        if game.bribes[game.seat_index(seat)] != path.official:
+            where += " " + tr(lang, "You did not bribe this official: a bluff.")
+    else:
+        x, y = path.trail[-1]
+        where = tr(lang, "{official} stops on {x},{y}.", official=name, x=x, y=y)
+    if path.home:
+        where += " " + tr(lang, "A move may not end where it began: slide on, or start again.")
+    text = tr(
+        lang,
+        "Preview, not played yet: {slides}. {where}",
+        slides=words.slides(path.slides),
+        where=where,
+    )
+    rows = []
+    following = next_slides(game, path)
+    if following:
+        rows.append(_slide_row(at, path.official, path.slides, following))
+    payload = pack(path.official, path.slides)
+    last = []
+    if not path.home:
+        last.append(Button(tr(lang, "Confirm"), _data(at, "vm", at.count, payload), "success"))
+    last.append(Button(tr(lang, "Start again"), _data(at, "vo", at.count, path.official)))
+    rows.append(last)
+    return Message(text, image=image, image_name="preview.png", buttons=rows)
+
+
+def _open(at: At, game: Game) -> str:
+    return words.pavilion(at.lang, game.open) if game.open else "-"
+
+
+def answer_buttons(at: At, game: Game, seat: str) -> list[list[Button]]:
+    legal = {str(a) for a in game.legal_actions(seat)}
+    row = [Button(tr(at.lang, "Believe"), _data(at, "va", at.count, "believe"), "success")]
+    if "doubt" in legal:
+        row.append(Button(tr(at.lang, "Doubt"), _data(at, "va", at.count, "doubt"), "danger"))
+    return [row]
+
+
+def take_menu(at: At, game: Game, seat: str, text: str) -> Message:
+    """The cards the seat may take, and Pass when it may let them be."""
+    choices = []
+    passing = False
+    for action in game.legal_actions(seat):
+        if isinstance(action, Take):
+            owner = at.name(game.players[action.seat - 1])
+            label = f"{owner}: {words.card(at.lang, action.card)}"
+            choices.append(Button(label, _data(at, "vt", at.count, f"{action.seat}.{action.card}")))
+        else:
+            passing = True
+    buttons: list[list[Button]] = []
+    if passing:
+        buttons = [[Button(tr(at.lang, "Take nothing"), _data(at, "va", at.count, "pass"))]]
+    return Message(
+        text,
+        choices=choices,
+        choices_placeholder=tr(at.lang, "Choose a card to take"),
+        buttons=buttons,
+    )

@@ -1,0 +1,101 @@
+"""Players for Die Verbotene Stadt through the service: each seat acts only with the buttons and
+menus it was sent (or typed commands), as a person in the chat would."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from bot.games.verbotene_stadt.paths import pack
+from bot.replies import Button, Message, Reply
+from bot.service import GameService
+from bot.store import Store
+from engine.verbotene_stadt import Game, MoveOfficial, Take
+from engine.verbotene_stadt.actions import Action, Believe, Bribe, Doubt, Keep, Pass
+from engine.verbotene_stadt.movement import follow
+from engine.verbotene_stadt.players import Chooser, choose_greedy
+from tests.test_service import table_of, who
+
+
+@dataclass
+class Chat:
+    """What everyone was shown: the channel's messages and each user's private ones."""
+
+    public: list[Message] = field(default_factory=list)
+    inbox: dict[str, list[Message]] = field(default_factory=lambda: defaultdict(list))
+    replies: list[tuple[str, Reply]] = field(default_factory=list)
+
+    def take(self, user: str, reply: Reply) -> Reply:
+        self.replies.append((user, reply))
+        self.public += reply.public
+        self.inbox[user] += reply.private
+        for direct in reply.direct:
+            self.inbox[direct.user_id].append(direct.message)
+        return reply
+
+    def button(self, user: str, kind: str, payload: str) -> Button:
+        """The newest button or menu choice of `kind` with `payload` sent to `user`."""
+        for message in reversed(self.inbox[user]):
+            for button in [b for row in message.buttons for b in row] + message.choices:
+                parts = button.data.split(":")
+                if parts[1] == kind and parts[-1] == payload:
+                    return button
+        raise AssertionError(f"{user} was sent no {kind} button {payload}")
+
+
+def hasty(game: Game, seat: str, rng: random.Random) -> Action:
+    """`greedy`, but entering the open pavilion whenever the rules let it: short games."""
+    if game.to_act[0].kind == "move":
+        for action in game.legal_actions(seat):
+            if not isinstance(action, MoveOfficial):
+                continue
+            if follow(game.board, game.at, action.official, action.slides, game.open) is None:
+                return action
+    return choose_greedy(game, seat, rng)
+
+
+async def press(service: GameService, chat: Chat, user: str, data: str) -> Reply:
+    reply = await service.press(who(user, "dm-" + user, private=True), data)
+    assert reply.ok, (user, data, [m.text for m in reply.private])
+    return chat.take(user, reply)
+
+
+async def act(service: GameService, chat: Chat, user: str, action: Action) -> Reply:
+    """`action` for `user`, played by pressing what `user` was sent."""
+    if isinstance(action, Bribe):
+        return await press(service, chat, user, chat.button(user, "vb", action.official).data)
+    if isinstance(action, Keep):
+        return await press(service, chat, user, chat.button(user, "vb", "keep").data)
+    if isinstance(action, (Pass, Believe, Doubt)):
+        return await press(service, chat, user, chat.button(user, "va", str(action)).data)
+    if isinstance(action, Take):
+        data = chat.button(user, "vt", f"{action.seat}.{action.card}").data
+        return await press(service, chat, user, data)
+    assert isinstance(action, MoveOfficial)
+    code, slides = action.official, action.slides
+    await press(service, chat, user, chat.button(user, "vo", code).data)
+    for k in range(1, len(slides) + 1):
+        await press(service, chat, user, chat.button(user, "vs", pack(code, slides[:k])).data)
+    return await press(service, chat, user, chat.button(user, "vm", pack(code, slides)).data)
+
+
+async def play_on(
+    service: GameService,
+    store: Store,
+    chat: Chat,
+    rng: random.Random,
+    choose: Chooser = hasty,
+    limit: int = 2000,
+) -> Game | None:
+    """Play until the game ends (None) or `limit` actions, each seat by `choose`."""
+    for _ in range(limit):
+        table = await table_of(store)
+        if table is None:
+            return None
+        game = table.load_game()
+        seat = game.to_act[0].seat
+        user = table.user_of(seat).user_id
+        await act(service, chat, user, choose(game, seat, rng))
+    table = await table_of(store)
+    return None if table is None else table.load_game()
