@@ -1,0 +1,115 @@
+"""Command line (the positions spec): board, moves, reach, score.
+
+Every error is one line on standard error and exit status 1, nothing on standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+from .board import Board
+from .cards import CardError, best_grouping, parse_card
+from .movement import can_enter, moves
+from .position import Position, PositionError, parse_position
+
+
+class UsageError(Exception):
+    """A bad command line argument."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line and exit status 1, as the spec asks."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _load(path: str) -> Position:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
+        raise UsageError(f"{path}: cannot read: {reason}") from None
+    try:
+        return parse_position(text)
+    except PositionError as err:
+        raise UsageError(f"{path}: {err}") from None
+
+
+def _board() -> int:
+    print(Board.default().to_text())
+    return 0
+
+
+def _moves(path: str, official: str) -> int:
+    position = _load(path)
+    if official not in position.at:
+        raise UsageError(f"{official} is not on the board in {path}")
+    found = moves(position.board, position.at, official, position.open)
+    ends = [f"{m.end[0]},{m.end[1]}" for m in found if m.end is not None]
+    print(json.dumps({"ends": ends, "enters": any(m.end is None for m in found)}))
+    return 0
+
+
+def _reach(path: str, pavilion: str) -> int:
+    if pavilion not in tuple("12345678"):
+        raise UsageError(f"pavilion {pavilion!r}: a number from 1 to 8")
+    position = _load(path)
+    for code in sorted(position.at):
+        move = can_enter(position.board, position.at, code, int(pavilion))
+        if move is not None:
+            print(f"{code} {','.join(move.slides)}")
+    return 0
+
+
+def _score(cards: list[str]) -> int:
+    try:
+        grouping = best_grouping(parse_card(card) for card in cards)
+    except CardError as err:
+        raise UsageError(str(err)) from None
+    print(json.dumps({"points": grouping.points, "groups": [list(g) for g in grouping.groups]}))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line; each subcommand names its handler in `run`."""
+    top = _Parser(prog="python -m engine.verbotene_stadt")
+    sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("board", help="the engine's own board as board text")
+    p = sub.add_parser("moves", help="where a move of an official can end, as JSON")
+    p.add_argument("file")
+    p.add_argument("official")
+    p = sub.add_parser("reach", help="the officials that can enter a pavilion in one move")
+    p.add_argument("file")
+    p.add_argument("pavilion")
+    p = sub.add_parser("score", help="the best grouping of clothing cards, as JSON")
+    p.add_argument("cards", nargs="*", metavar="CARD")
+    return top
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "board":
+        return _board()
+    if args.command == "moves":
+        return _moves(args.file, args.official)
+    if args.command == "reach":
+        return _reach(args.file, args.pavilion)
+    if args.command == "score":
+        return _score(args.cards)
+    raise UsageError(f"unknown command {args.command!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return run(parser().parse_args(argv))
+    except UsageError as err:
+        print(str(err).replace("\n", " "), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
