@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from engine.core import CorruptRecord, IllegalMove, ToAct, replay
+from engine.core import CorruptRecord, Engine, IllegalMove, ToAct, replay
 from engine.forbidden_city import Game
 from engine.forbidden_city import IllegalMove as FcIllegalMove
 from engine.forbidden_city.record import CorruptRecord as FcCorruptRecord
+from engine.verbotene_stadt.game import Game as VsGame
 
 
 def test_forbidden_city_raises_the_shared_errors() -> None:
@@ -70,3 +73,20 @@ def test_replay_names_the_refused_action() -> None:
     first = str(game.legal_moves()[0])
     with pytest.raises(CorruptRecord, match=r"^action 2 \(purple "):
         replay(Game(["purple", "yellow"], seed=5), [("purple", first), ("purple", first)])
+
+
+def test_both_engines_have_the_shape() -> None:
+    """One loop drives either game through the shared API (mypy checks the Protocol)."""
+    games: list[Engine[Any]] = [Game(["purple", "yellow"], seed=3), VsGame(4, seed=3)]
+    for game in games:
+        for _ in range(6):
+            waiting = game.to_act[0]
+            options = game.legal_actions(waiting.seat)
+            assert options, waiting
+            action = options[-1]
+            assert game.parse_action(str(action)) == action
+            result = game.play(waiting.seat, str(action))
+            assert result.events
+        again = type(game).from_json(game.to_json())
+        assert again.scores == game.scores
+        assert again.to_act == game.to_act

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine.verbotene_stadt.board import Board, BoardError
 from engine.verbotene_stadt.movement import can_enter
 from engine.verbotene_stadt.position import PositionError, parse_position
+from engine.verbotene_stadt.survey import entry_figures, positions
 
 SPEC_BOARD = """\
 +-+-+-+-+
@@ -181,3 +184,26 @@ def test_every_pavilion_of_the_default_board_is_reachable() -> None:
     for number in board.pavilions:
         able = [sq for sq in floor if can_enter(board, {"RB": sq}, "RB", number) is not None]
         assert len(able) >= 10, number
+
+
+def test_default_board_data_file_is_written_as_the_board_command_prints_it() -> None:
+    path = Path(__file__).parent.parent / "engine" / "verbotene_stadt" / "data" / "board.txt"
+    assert path.read_text(encoding="utf-8") == Board.default().to_text() + "\n"
+
+
+def test_survey_positions_are_mid_game_positions() -> None:
+    board = Board.default()
+    found = positions(board, 3, seed=2, exiled=6)
+    for position in found:
+        assert position.exiled == 6
+        assert len(position.at) == 19
+        assert len(set(position.at.values())) == 19
+        assert all(board.can_stand(sq) for sq in position.at.values())
+        # play moved officials off the start squares
+        assert any(not board.is_start(sq) for sq in position.at.values())
+    figures = entry_figures(board, found)
+    assert figures["positions"] == 3
+    for number in range(1, 9):
+        counts = figures[str(number)]
+        assert isinstance(counts, dict)
+        assert 0 <= counts["mean"] <= counts["max"] <= 19

@@ -14,31 +14,9 @@ from engine.verbotene_stadt.board import Board
 
 ROOT = Path(__file__).parent.parent
 
-# The rulebook's closing puzzle, in shape: 14 officials exiled, whoever brings an official into
-# pavilion 7 wins. Pavilion 7 (0..1, 3..4) has two doors: north of 1,3 (from 1,2, under the roof
-# at 1,1) and east of 1,3 (along row 3). Walls: under 0,2, under 4,2, west of 2,4.
-PUZZLE = """\
-; 14 officials exiled, pavilion 7 decides the game
-board:
-+-+-+-+-+-+-+
-|. . . . . .|
-+ + + + + + +
-|. # . . . .|
-+ + + + + + +
-|. . s s . .|
-+-+ + + +-+ +
-|7 7 . . . .|
-+ + + + + + +
-|7 7|. . . .|
-+-+-+-+-+-+-+
-end
-official GG 5,0
-official RB 0,0
-official KY 3,4
-official YK 2,2
-open 7
-exiled 14
-"""
+# The rulebook's closing puzzle, in shape (the file's comments describe the board).
+PUZZLE_FILE = Path(__file__).parent / "positions" / "vs_puzzle.txt"
+PUZZLE = PUZZLE_FILE.read_text(encoding="utf-8")
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -52,10 +30,8 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def puzzle(tmp_path: Path) -> Path:
-    path = tmp_path / "puzzle.txt"
-    path.write_text(PUZZLE, encoding="utf-8")
-    return path
+def puzzle() -> Path:
+    return PUZZLE_FILE
 
 
 def test_board_prints_the_engine_board(capsys: pytest.CaptureFixture[str]) -> None:
@@ -146,5 +122,18 @@ def test_bad_file_names_the_line(tmp_path: Path) -> None:
         assert done.returncode == 1
         assert done.stdout == ""
         assert (
-            done.stderr == f"{path}: line 17: 1,3 is pavilion 7: an official cannot stand there\n"
+            done.stderr == f"{path}: line 20: 1,3 is pavilion 7: an official cannot stand there\n"
         )
+
+
+def test_reach_on_the_default_board(tmp_path: Path) -> None:
+    # row 1 from 2,1 to 6,1 is pavilion 1's lane (docs/rules-notes.md): west from 4,1 enters
+    path = tmp_path / "lane.txt"
+    path.write_text("board: default\nofficial RB 4,1\nopen 1\n", encoding="utf-8")
+    done = cli("reach", str(path), "1")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "RB W\n", "")
+    found = json.loads(cli("moves", str(path), "RB").stdout)
+    assert found["enters"] is True
+    # north: the wall under 4,0; east: 5,1 6,1 then the wall; south: 4,2 then the roof at 4,3
+    assert {"6,1", "4,2"} <= set(found["ends"])
+    assert "4,0" not in found["ends"]

@@ -1,4 +1,4 @@
-"""Command line (the positions spec): board, moves, reach, score.
+"""Command line: board, moves, reach, score (the positions spec); play, simulate, bench.
 
 Every error is one line on standard error and exit status 1, nothing on standard output.
 """
@@ -75,6 +75,28 @@ def _score(cards: list[str]) -> int:
     return 0
 
 
+def _selfplay(args: argparse.Namespace) -> int:
+    """`play`, `simulate` and `bench`: games between the simple players of players.py."""
+    if args.command == "bench":
+        from .bench import run as bench
+
+        print(json.dumps(bench(games=max(1, args.games))))
+        return 0
+    if args.teams and args.players != 4:
+        raise UsageError("the team game is for 4 players")
+    if args.command == "play":
+        from .text import transcript
+
+        print("\n".join(transcript(args.players, args.seed, args.policy, args.teams)))
+        return 0
+    if args.games < 1:
+        raise UsageError("--games: at least 1")
+    from .simulate import run as simulate
+
+    print(json.dumps(simulate(args.games, args.players, args.policy, args.teams)))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line; each subcommand names its handler in `run`."""
     top = _Parser(prog="python -m engine.verbotene_stadt")
@@ -88,6 +110,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("pavilion")
     p = sub.add_parser("score", help="the best grouping of clothing cards, as JSON")
     p.add_argument("cards", nargs="*", metavar="CARD")
+    p = sub.add_parser("play", help="a whole game between simple players, turn by turn")
+    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--policy", default="simple", choices=("random", "simple", "greedy"))
+    p.add_argument("--teams", action="store_true", help="the 4-player team game")
+    p = sub.add_parser("simulate", help="figures from many games, one JSON line")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    p.add_argument("--policy", default="simple", choices=("random", "simple", "greedy"))
+    p.add_argument("--teams", action="store_true")
+    p = sub.add_parser("bench", help="speed figures, one JSON line")
+    p.add_argument("--games", type=int, default=50)
     return top
 
 
@@ -100,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
         return _reach(args.file, args.pavilion)
     if args.command == "score":
         return _score(args.cards)
+    if args.command in ("play", "simulate", "bench"):
+        return _selfplay(args)
     raise UsageError(f"unknown command {args.command!r}")
 
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.core.errors import IllegalMove
 
@@ -41,8 +42,9 @@ class Keep:
         return "keep"
 
 
-@dataclass(frozen=True, slots=True)
-class MoveOfficial:
+class MoveOfficial(NamedTuple):
+    """A tuple rather than a dataclass: the mover's legal actions hold hundreds of them."""
+
     official: str
     slides: tuple[str, ...]
 

@@ -42,8 +42,9 @@ class Board:
         "pavilion_of",
         "pavilions",
         "ray_bits",
+        "ray_ends",
         "ray_enters",
-        "rays",
+        "square_bit",
         "squares",
         "start_squares",
         "step_offsets",
@@ -64,6 +65,7 @@ class Board:
         self.pavilion_of: tuple[int, ...] = tuple(int(k) if k.isdigit() else 0 for k in self._kinds)
         squares = [(i % w, i // w) for i in range(w * h)]
         self.squares: tuple[Square, ...] = tuple(squares)
+        self.square_bit: dict[Square, int] = {sq: 1 << i for i, sq in enumerate(squares)}
         self.start_squares: tuple[Square, ...] = tuple(
             sq for i, sq in enumerate(squares) if self._kinds[i] == "s"
         )
@@ -103,9 +105,9 @@ class Board:
                 rays.append(tuple(ray))
                 bits.append(sum(1 << j for j in ray))
                 enters.append(int(self._kinds[nxt]) if door else 0)
-        self.rays: tuple[tuple[int, ...], ...] = tuple(rays)
         self.ray_bits: tuple[int, ...] = tuple(bits)
         self.ray_enters: tuple[int, ...] = tuple(enters)
+        self.ray_ends: tuple[int, ...] = tuple(ray[-1] if ray else -1 for ray in rays)
 
     # ------------------------------------------------------------ reading
     def contains(self, sq: Square) -> bool:

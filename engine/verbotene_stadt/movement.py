@@ -1,10 +1,12 @@
 """Moving an official, exactly as the positions spec's "Moving an official" says.
 
 A move is one or more slides; after each slide it may end or turn at a right angle, so a move can
-turn for ever. The search is breadth first over (square, direction of the last slide): the first
-time a square or the entry is found, it is with the fewest slides and, among those, the first in
-N, E, S, W order slide by slide, because the queue stays in that order level by level. Slides use
-the board's precomputed rays; the other officials are one bit mask.
+turn for ever. The search is breadth first over (square, axis of the last slide), the axis being
+all that decides which slides may follow: the first time a square or the entry is found, it is
+with the fewest slides and, among those, the first in N, E, S, W order slide by slide, because the
+queue stays in that order level by level. Slides use the board's precomputed rays; the other
+officials are one bit mask. `_slide` states one slide plainly (for `follow`); `_search` repeats it
+inline, being the hot loop of every player that searches.
 """
 
 from __future__ import annotations
@@ -36,12 +38,11 @@ class Move:
 
 def occupied(board: Board, at: Mapping[str, Square], official: str) -> int:
     """The squares of every official but `official`, as a bit mask of square indexes."""
-    w = board.width
+    bit = board.square_bit
     mask = 0
-    for code, (x, y) in at.items():
-        if code != official:
-            mask |= 1 << (y * w + x)
-    return mask
+    for sq in at.values():
+        mask |= bit[sq]
+    return mask & ~bit[at[official]] if official in at else mask
 
 
 def _slide(board: Board, occ: int, i: int, d: int, open_pavilion: int) -> int:
@@ -64,8 +65,8 @@ def _slide(board: Board, occ: int, i: int, d: int, open_pavilion: int) -> int:
         return _STUCK if stop == i else stop
     if open_pavilion and board.ray_enters[k] == open_pavilion:
         return _ENTERS
-    ray = board.rays[k]
-    return ray[-1] if ray else _STUCK
+    stop = board.ray_ends[k]
+    return stop if stop >= 0 else _STUCK
 
 
 def _search(
@@ -74,57 +75,76 @@ def _search(
     """Best slides to each end square index, and to the entry if any.
 
     A state is (square, axis of the last slide): N and S allow the same turns, as do E and W.
-    This is `_slide` unrolled, the hot loop of every search player.
     """
     ends: dict[int, tuple[str, ...]] = {}
     entry: tuple[str, ...] | None = None
     seen = bytearray(len(board.floor) * 2)
-    one_step, steps, floor = board.one_step, board.steps, board.floor
-    bits, rays, enters, offsets = board.ray_bits, board.rays, board.ray_enters, board.step_offsets
+    bits, ray_ends, enters = board.ray_bits, board.ray_ends, board.ray_enters
+    offsets, one_step = board.step_offsets, board.one_step
+    wanted = open_pavilion or -1  # never equal to ray_enters' 0 for "no pavilion"
     queue: list[tuple[int, int, tuple[str, ...]]] = [(origin, -1, ())]
     for i, last, path in queue:
-        short = one_step[i]
+        if one_step[i]:
+            entered = _one_square(board, occ, i, last, path, origin, ends, wanted)
+            if entered is not None and entry is None:
+                entry = entered
+                if first_entry_only:
+                    return ends, entry
+            continue
+        base = i * 4
         for d in _ANY if last < 0 else _TURNS[last]:
-            k = i * 4 + d
-            if short:
-                stop = steps[k]
-                if stop < 0:
-                    continue
-                if not floor[stop]:
-                    if open_pavilion and board.pavilion_of[stop] == open_pavilion:
-                        stop = _ENTERS
-                    else:
-                        continue
-                elif occ >> stop & 1:
-                    continue
-            else:
-                hit = occ & bits[k]
-                if hit:
-                    if d == 1 or d == 2:
-                        stop = (hit & -hit).bit_length() - 1 - offsets[d]
-                    else:
-                        stop = hit.bit_length() - 1 - offsets[d]
-                    if stop == i:
-                        continue
-                elif open_pavilion and enters[k] == open_pavilion:
-                    stop = _ENTERS
+            k = base + d
+            hit = occ & bits[k]
+            if hit:
+                if d == 1 or d == 2:
+                    stop = (hit & -hit).bit_length() - 1 - offsets[d]
                 else:
-                    ray = rays[k]
-                    if not ray:
-                        continue
-                    stop = ray[-1]
-            if stop == _ENTERS:
+                    stop = hit.bit_length() - 1 - offsets[d]
+                if stop == i:
+                    continue
+            elif enters[k] == wanted:
                 if entry is None:
                     entry = path + _ONE[d]
                     if first_entry_only:
                         return ends, entry
                 continue
-            if stop != origin and stop not in ends:
+            else:
+                stop = ray_ends[k]
+                if stop < 0:
+                    continue
+            if stop not in ends and stop != origin:
                 ends[stop] = path + _ONE[d]
-            if not short and not seen[stop * 2 + (d & 1)]:
-                seen[stop * 2 + (d & 1)] = 1
+            key = stop * 2 + (d & 1)
+            if not seen[key]:
+                seen[key] = 1
                 queue.append((stop, d, path + _ONE[d]))
     return ends, entry
+
+
+def _one_square(
+    board: Board,
+    occ: int,
+    i: int,
+    last: int,
+    path: tuple[str, ...],
+    origin: int,
+    ends: dict[int, tuple[str, ...]],
+    wanted: int,
+) -> tuple[str, ...] | None:
+    """The slides from a start square: one square each, ending the move; records the end
+    squares in `ends` and returns the first entering path, if any."""
+    entered = None
+    for d in _ANY if last < 0 else _TURNS[last]:
+        stop = board.steps[i * 4 + d]
+        if stop < 0:
+            continue
+        if not board.floor[stop]:
+            if board.pavilion_of[stop] == wanted and entered is None:
+                entered = path + _ONE[d]
+            continue
+        if not occ >> stop & 1 and stop not in ends and stop != origin:
+            ends[stop] = path + _ONE[d]
+    return entered
 
 
 def _origin(board: Board, at: Mapping[str, Square], official: str) -> int:
@@ -140,7 +160,12 @@ def moves(
     x) and, last, the entry into the open pavilion if one can; each with the fewest slides and,
     among those, the first in N, E, S, W order slide by slide."""
     origin = _origin(board, at, official)
-    occ = occupied(board, at, official)
+    return _moves(board, occupied(board, at, official), official, origin, open_pavilion)
+
+
+def _moves(
+    board: Board, occ: int, official: str, origin: int, open_pavilion: int | None
+) -> list[Move]:
     ends, entry = _search(board, occ, origin, open_pavilion or 0, False)
     squares = board.squares
     found = [Move(official, ends[j], squares[j]) for j in sorted(ends)]
@@ -151,7 +176,12 @@ def moves(
 
 def every_move(board: Board, at: Mapping[str, Square], open_pavilion: int | None) -> list[Move]:
     """`moves` of every official on the board, officials in ASCII order of their codes."""
-    return [m for code in sorted(at) for m in moves(board, at, code, open_pavilion)]
+    everyone = occupied(board, at, "")
+    found: list[Move] = []
+    for code in sorted(at):
+        bit = board.square_bit[at[code]]
+        found += _moves(board, everyone & ~bit, code, bit.bit_length() - 1, open_pavilion)
+    return found
 
 
 def can_enter(board: Board, at: Mapping[str, Square], official: str, pavilion: int) -> Move | None:

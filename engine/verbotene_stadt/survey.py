@@ -1,10 +1,10 @@
 """Figures about a board: how reachable its pavilions are in mid game, and how fast moves are.
 
-The board's design (docs/rules-notes.md) was tuned with `entry_figures`, and `bench` reports
-`time_every_move`. Mid-game positions come from quick play: four players each bribe an official
-at random; the mover enters the open pavilion with a bribed official when one can, else makes a
-random move; after an entry the entering player bribes anew and the blue die is rolled. Play
-stops once the given number of officials is exiled.
+The board's design (docs/rules-notes.md) was tuned with `entry_figures`; `time_every_move` gives
+the movement speed figure. Mid-game positions come from quick play: four players each bribe an
+official at random; the mover enters the open pavilion with its bribed official when it can, else
+moves a random official to a random end square; after an entry the entering player bribes anew
+and the blue die is rolled. Play stops once the given number of officials is exiled.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from .actions import OFFICIALS
 from .board import Board, Square
 from .movement import can_enter, every_move, moves
 
@@ -31,8 +32,6 @@ class Midgame:
 
 def start(board: Board, rng: random.Random) -> dict[str, Square]:
     """The 25 officials at random on the start squares."""
-    from .actions import OFFICIALS
-
     squares = list(board.start_squares)
     rng.shuffle(squares)
     return dict(zip(OFFICIALS, squares, strict=False))
@@ -51,9 +50,9 @@ def midgame(board: Board, rng: random.Random, exiled: int = 6) -> Midgame:
         entry = can_enter(board, at, bribes[mover], open_pavilion)
         if entry is None:
             code = rng.choice(sorted(at))
-            options = [m for m in moves(board, at, code, open_pavilion) if m.end is not None]
-            if options:
-                at[code] = rng.choice(options).end  # type: ignore[assignment]
+            ends = [m.end for m in moves(board, at, code, open_pavilion) if m.end is not None]
+            if ends:
+                at[code] = rng.choice(ends)
             continue
         del at[entry.official]
         out += 1
