@@ -8,6 +8,11 @@ Whitehouse 2012). Statistics are per information set of the searching seat; a no
 availability count, not its parent's visits, feeds the exploration term, because an action is
 only legal in some determinizations.
 
+Simultaneous decisions (several seats in `to_act`) are taken one after another, the searching
+seat's first. A game may keep other seats' decisions out of the tree (`GameAI.searched`): they are
+then played by its policy, which does not know the searching seat's secrets, whereas a tree node
+of another seat would learn them from the rewards (it would, say, always doubt a bluff).
+
 Budgets are counted in iterations, so a seed gives the same decision on any machine; a wall-clock
 cap (`max_seconds`) only guards against a slow machine and is never reached at the levels' budgets.
 """
@@ -86,7 +91,7 @@ def search(
     done = 0
     while done < budget.iterations and clock() - started < budget.max_seconds:
         game = ai.copy(worlds[done % len(worlds)])
-        _iterate(root, game, ai, rng, allowed)
+        _iterate(root, game, ai, rng, allowed, seat)
         done += 1
     mine = {str(a): a for a in legal}
     visits = {key: child.visits for key, child in root.children.items() if key in mine}
@@ -95,16 +100,31 @@ def search(
     return Decision(action, done, clock() - started, visits)
 
 
+def first_actor(game: SearchGame, seat: str) -> str | None:
+    """Who decides next: `seat` if the game waits for it, else the first seat waited for."""
+    turn = game.to_act
+    if not turn:
+        return None
+    return seat if any(t.seat == seat for t in turn) else turn[0].seat
+
+
 def _iterate(
-    root: Node, game: SearchGame, ai: GameAI, rng: random.Random, allowed: set[str] | None
+    root: Node,
+    game: SearchGame,
+    ai: GameAI,
+    rng: random.Random,
+    allowed: set[str] | None,
+    seat: str,
 ) -> None:
     node = root
     # Selection and expansion.
     while not game.is_over:
-        turn = game.to_act
-        if not turn:
+        actor = first_actor(game, seat)
+        if actor is None:
             break
-        actor = turn[0].seat
+        if actor != seat and not ai.searched(game, actor, seat):
+            game.play(actor, ai.policy(game, actor, rng))
+            continue
         actions = game.legal_actions(actor)
         keyed = {str(a): a for a in actions}
         if node is root and allowed is not None:

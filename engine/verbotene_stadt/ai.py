@@ -1,0 +1,457 @@
+"""What the computer players know of Die Verbotene Stadt (see `engine/ai/protocol.py`).
+
+Hidden from a seat: the other seats' bribes, the order of each pavilion's cards and the dice to
+come. Everything else is on the table, so a seat's `Observation` is its `SeatView` plus the public
+facts of the phase under way (the entry put to the table, the cards waiting to be taken, a
+believed bluff's extra turn) and the moves seen since the others last bribed. A determinization
+rebuilds a whole game from it with the piles shuffled, a fresh seed and every other bribe drawn
+from `beliefs`:
+
+- each seat's bribe is, a priori, any official on the board; every move it made since it bribed
+  is evidence (`steer_factor`): an official steered toward the open pavilion is likelier its own,
+  one steered away less likely, and an official that could have entered when it moved, but was not
+  brought in, is unlikely to be its own (it would have taken the card without risk);
+- an entry put to the table is true with the odds of the mover's past entries (revealed bluffs
+  and truths, with a one-and-one prior), times how much likelier the evidence makes the entered
+  official than the others.
+
+Other seats' decisions are played by `policy` inside the search (`searched`): a tree node of
+theirs would learn the searching seat's bribe from the rewards and always catch its bluffs.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.ai.search import Budget
+
+from .actions import BELIEVE, DOUBT, KEEP, PASS, Action, Bribe, MoveOfficial, Take
+from .board import Board, Square
+from .cards import PAVILIONS, best_points
+from .events import BluffSettled, OfficialMoved, PavilionOpened
+from .game import LAST_EXILE, Entry, Game, PendingTake
+from .movement import can_enter, moves
+from .players import choose_greedy
+from .view import SeatView
+
+TOWARD, AWAY, SPURNED = 2.0, 0.6, 0.3  # evidence factors, see `steer_factor`
+PLAYOUT_DOUBT = 0.25  # how often a modelled seat doubts an entry in a playout
+PLAYOUT_BLUFF = 0.5  # how often a modelled mover bluffs when it may and its own cannot enter
+PLAYOUT_PASS = 0.3  # how often a modelled mover stops after a red face
+ROOT_OWN = 6  # own official's moves searched at the root (nearest the open pavilion first)
+ROOT_OTHERS = 4  # other officials' moves drawn at random
+ROOT_BRIBES = 8  # officials searched for a bribe (the ones reaching most pavilions)
+LEVELS = {
+    "easy": Budget(iterations=40, determinizations=8),
+    "normal": Budget(iterations=150, determinizations=16),
+    "hard": Budget(iterations=600, determinizations=32, max_seconds=1.9),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A move made in public: by whom, which official, from where to where (None: entered),
+    while which pavilion was open and which officials could have entered it."""
+
+    index: int  # in the action log
+    seat: str
+    official: str
+    start: Square
+    end: Square | None
+    open_pavilion: int | None
+    reachers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """All a seat knows: its view and the public facts the view does not spell out."""
+
+    view: SeatView
+    phase: str
+    deciding: tuple[tuple[int, bool], ...]  # seat index, must choose
+    entry: Entry | None
+    takes: tuple[PendingTake, ...]
+    again: bool
+    entered: str | None
+    last_bribe: tuple[int, ...]  # per seat, the log index of its last bribe (-1: none)
+    moves: tuple[Seen, ...]  # every move since the earliest of those bribes
+    entries: tuple[tuple[str, bool], ...]  # (mover, bluffed) for each entry put to the table
+
+
+def observe(game: Game, seat: str) -> Observation:
+    """The seat's observation of a real game, built from public facts only."""
+    names = game.players
+    last = [-1] * len(names)
+    for i, (who, text) in enumerate(game.log):
+        if text.startswith("bribe"):
+            last[names.index(who)] = i
+    others = [last[i] for i, name in enumerate(names) if name != seat]
+    since = min(others, default=len(game.log))
+    offset = len(game.log) - len(game.results)  # a copy keeps the log, not the results
+    at = dict(game.at)
+    seen: list[Seen] = []
+    entries: list[tuple[str, bool]] = []
+    opens = _open_history(game, offset)
+    for k in range(len(game.results) - 1, -1, -1):
+        result = game.results[k]
+        index = k + offset
+        if index <= since:
+            break
+        for event in reversed(result.events):
+            if isinstance(event, BluffSettled):
+                entries.append((event.mover, event.bluffed))
+            if not isinstance(event, OfficialMoved):
+                continue
+            at[event.official] = event.start
+            if event.seat != seat:
+                open_p = opens[k]
+                near = tuple(
+                    c for c in sorted(at) if open_p and can_enter(game.board, at, c, open_p)
+                )
+                seen.append(
+                    Seen(index, event.seat, event.official, event.start, event.end, open_p, near)
+                )
+    return Observation(
+        view=game.view(seat),
+        phase=game.phase,
+        deciding=tuple(sorted(game.deciding.items())) if game.phase == "bribe" else (),
+        entry=game.entry,
+        takes=tuple(game.takes),
+        again=game.again,
+        entered=game.entered,
+        last_bribe=tuple(last),
+        moves=tuple(reversed(seen)),
+        entries=tuple(reversed(entries)),
+    )
+
+
+def _open_history(game: Game, offset: int) -> list[int | None]:
+    """The open pavilion before each recorded action, walking the dice forward."""
+    current: int | None = None
+    if game.position is not None and offset == 0:
+        current = int(game.position["open_pavilion"])
+    if offset:
+        current = game.open  # no record of the past: the present is the best guess
+    found: list[int | None] = []
+    for result in game.results:
+        found.append(current)
+        for event in result.events:
+            if isinstance(event, PavilionOpened):
+                current = event.pavilion
+    return found
+
+
+# ------------------------------------------------------------------ the evidence
+_DISTANCES: dict[tuple[int, int], dict[Square, int]] = {}
+
+
+def distance(board: Board, pavilion: int, sq: Square) -> int:
+    """Steps (as the crow walks the grid) from `sq` to the nearest door of `pavilion`."""
+    key = (id(board), pavilion)
+    table = _DISTANCES.get(key)
+    if table is None:
+        doors = [d for d, _ in board.doors(pavilion)] or list(board.pavilions[pavilion])
+        table = {
+            (x, y): min(abs(x - dx) + abs(y - dy) for dx, dy in doors)
+            for y in range(board.height)
+            for x in range(board.width)
+        }
+        _DISTANCES[key] = table
+    return table[sq]
+
+
+def steer_factor(board: Board, move: Seen) -> float:
+    """How much likelier the move makes it that the moved official is the mover's own."""
+    if move.open_pavilion is None or move.end is None:
+        return 1.0
+    before = distance(board, move.open_pavilion, move.start)
+    after = distance(board, move.open_pavilion, move.end)
+    if after < before:
+        return TOWARD
+    return AWAY if after > before else 1.0
+
+
+def beliefs(obs: Observation, board: Board) -> dict[str, dict[str, float]]:
+    """For each seat whose bribe this seat cannot see, a weight per official it may have bribed."""
+    view = obs.view
+    on_board = sorted(view.officials)
+    names = view.players
+    found: dict[str, dict[str, float]] = {}
+    for index, name in enumerate(names):
+        if name == view.seat:
+            continue
+        weights = dict.fromkeys(on_board, 1.0)
+        if obs.entry is not None and name == view.mover:
+            weights[obs.entry.official] = 1.0
+        for move in obs.moves:
+            if move.seat != name or move.index <= obs.last_bribe[index]:
+                continue
+            if move.official in weights:
+                weights[move.official] *= steer_factor(board, move)
+            for other in move.reachers:
+                if other != move.official and other in weights:
+                    weights[other] *= SPURNED
+        found[name] = weights
+    return found
+
+
+def bluff_odds(obs: Observation, mover: str) -> float:
+    """The odds that an entry by `mover` put to the table is true, from its past ones alone."""
+    past = [bluffed for who, bluffed in obs.entries if who == mover]
+    return (len(past) - sum(past) + 1) / (sum(past) + 1)
+
+
+def truth_probability(obs: Observation, weights: Mapping[str, float]) -> float:
+    """The chance that the entry waiting for answers brought in the mover's own official."""
+    assert obs.entry is not None and obs.view.mover is not None
+    entered = obs.entry.official
+    rest = [w for o, w in weights.items() if o != entered]
+    ratio = weights.get(entered, 1.0) / (sum(rest) / len(rest)) if rest else 1.0
+    odds = bluff_odds(obs, obs.view.mover) * ratio
+    return odds / (1 + odds)
+
+
+def _draw(weights: Mapping[str, float], rng: random.Random) -> str:
+    items = sorted(weights.items())
+    total = sum(w for _, w in items)
+    pick = rng.random() * total
+    for code, w in items:
+        pick -= w
+        if pick <= 0:
+            return code
+    return items[-1][0]
+
+
+# ------------------------------------------------------------------ the module
+class VerboteneStadtAI:
+    name = "verbotene-stadt"
+    playout_depth = 24
+
+    def __init__(self) -> None:
+        self._beliefs: tuple[Observation, dict[str, dict[str, float]]] | None = None
+
+    def levels(self) -> dict[str, Budget]:
+        return LEVELS
+
+    def new_game(self, players: int, seed: int) -> Game:
+        return Game(players, seed=seed)
+
+    def view(self, game: Game, seat: str) -> Observation:
+        return observe(game, seat)
+
+    def _weights(self, obs: Observation, board: Board) -> dict[str, dict[str, float]]:
+        """`beliefs`, computed once per observation (a search draws many worlds from one)."""
+        if self._beliefs is None or self._beliefs[0] is not obs:
+            self._beliefs = (obs, beliefs(obs, board))
+        return self._beliefs[1]
+
+    def determinize(self, obs: Observation, seat: str, rng: random.Random) -> Game:
+        view = obs.view
+        names = view.players
+        board = Board.default()
+        weights = self._weights(obs, board)
+        bribes: list[str | None] = []
+        for index, name in enumerate(names):
+            if name == seat:
+                bribes.append(view.bribe)
+            elif view.teams and (index + 2) % 4 == names.index(seat):
+                bribes.append(view.partner_bribe)
+            elif name in view.revealed:
+                bribes.append(view.revealed[name])
+            elif obs.entry is not None and name == view.mover:
+                truth = truth_probability(obs, weights[name])
+                if rng.random() < truth:
+                    bribes.append(obs.entry.official)
+                else:
+                    rest = {o: w for o, w in weights[name].items() if o != obs.entry.official}
+                    bribes.append(_draw(rest, rng))
+            else:
+                bribes.append(_draw(weights[name], rng) if weights[name] else None)
+        held = {c for hand in view.hands.values() for c in hand}
+        piles: dict[int, list[str]] = {}
+        for p in PAVILIONS:
+            pile = [f"{p}{piece}" for piece in "HCT" if f"{p}{piece}" not in held]
+            rng.shuffle(pile)
+            piles[p] = pile
+        mover = names.index(view.mover) if view.mover is not None else 0
+        game = Game.from_position(
+            names,
+            officials=view.officials,
+            open_pavilion=view.open_pavilion or 1,
+            bribes=[b if b in view.officials else None for b in bribes],
+            hands=[view.hands[n] for n in names],
+            piles=piles,
+            exiled=view.exiled,
+            mover=mover,
+            seed=rng.getrandbits(63),
+            teams=view.teams,
+        )
+        game.bribes = bribes
+        game.open = view.open_pavilion
+        game.phase = obs.phase
+        game.deciding = dict(obs.deciding)
+        game.entry = obs.entry
+        game.takes = list(obs.takes)
+        game.again = obs.again
+        game.entered = obs.entered
+        game.moves_made = view.moves_made
+        game.revealed = {names.index(n): b for n, b in view.revealed.items()}
+        game.position = None
+        return game
+
+    def copy(self, game: Game) -> Game:
+        other = game.copy()
+        other.log = []  # nobody reads a searched game's record: keep copies cheap
+        return other
+
+    def searched(self, game: Game, actor: str, seat: str) -> bool:
+        return False
+
+    # -------------------------------------------------------------- playing fast
+    def policy(self, game: Game, seat: str, rng: random.Random) -> Action:
+        kind = next(t.kind for t in game.to_act if t.seat == seat)
+        if kind == "rebribe":
+            return KEEP
+        if kind == "bribe":
+            codes = sorted(game.at)
+            return Bribe(codes[int(rng.random() * len(codes))])
+        if kind == "answer":
+            legal = game.legal_actions(seat)
+            return DOUBT if DOUBT in legal and rng.random() < PLAYOUT_DOUBT else BELIEVE
+        if kind == "take":
+            return best_take(game, seat)
+        return self._move(game, rng)
+
+    def _move(self, game: Game, rng: random.Random) -> Action:
+        own = game.bribes[game.mover]
+        board, at, open_p = game.board, game.at, game.open
+        if own is not None and own in at and open_p is not None:
+            entering = can_enter(board, at, own, open_p)
+            if entering is not None:
+                return MoveOfficial(own, entering.slides)
+        if open_p is not None and game.bluff_in_play() and rng.random() < PLAYOUT_BLUFF:
+            codes = sorted(at)
+            for _ in range(4):
+                code = codes[int(rng.random() * len(codes))]
+                entering = can_enter(board, at, code, open_p)
+                if entering is not None:
+                    return MoveOfficial(code, entering.slides)
+        if game.moves_made and rng.random() < PLAYOUT_PASS:
+            return PASS
+        if own is not None and own in at and open_p is not None:
+            options = [m for m in moves(board, at, own, open_p) if m.end is not None]
+            if options:
+                best = min(options, key=lambda m: distance(board, open_p, m.end))  # type: ignore[arg-type]
+                pick = best if rng.random() < 0.7 else options[int(rng.random() * len(options))]
+                return MoveOfficial(own, pick.slides)
+        codes = sorted(at)
+        for _ in range(8):
+            code = codes[int(rng.random() * len(codes))]
+            options = [m for m in moves(board, at, code, open_p) if m.end is not None]
+            if options:
+                return MoveOfficial(code, options[int(rng.random() * len(options))].slides)
+        legal = game.legal_actions(game.players[game.mover])
+        return legal[int(rng.random() * len(legal))]
+
+    def candidates(self, game: Game, seat: str, rng: random.Random) -> list[Action]:
+        """The root's actions worth searching: entries, the own official's best moves, moves
+        that take a possible entrant away from the open pavilion, a few others; for a bribe the
+        officials that reach most pavilions."""
+        legal = game.legal_actions(seat)
+        kind = next(t.kind for t in game.to_act if t.seat == seat)
+        if kind in ("bribe", "rebribe"):
+            ranked = sorted(
+                (a for a in legal if isinstance(a, Bribe)),
+                key=lambda a: (-reach(game, a.official), a.official),
+            )
+            return [*ranked[:ROOT_BRIBES], *(a for a in legal if a == KEEP)]
+        if kind != "move" or game.open is None:
+            return legal
+        open_p = game.open
+        own = game.bribes[game.mover]
+        chosen: list[Action] = []
+        by_official: dict[str, list[MoveOfficial]] = {}
+        for action in legal:
+            if isinstance(action, MoveOfficial):
+                by_official.setdefault(action.official, []).append(action)
+            else:
+                chosen.append(action)  # pass
+        ends: dict[str, dict[MoveOfficial, Square | None]] = {}
+        for code, options in by_official.items():
+            ends[code] = {
+                MoveOfficial(code, m.slides): m.end for m in moves(game.board, game.at, code, open_p)
+            }
+            chosen.extend(a for a in options if ends[code].get(a, 0) is None)  # entries
+        if own in by_official:
+            mine = [a for a in by_official[own] if ends[own].get(a) is not None]
+            mine.sort(key=lambda a: distance(game.board, open_p, ends[own][a]))  # type: ignore[arg-type]
+            chosen.extend(mine[:ROOT_OWN])
+        for code, options in sorted(by_official.items()):
+            if code == own or not can_enter(game.board, game.at, code, open_p):
+                continue
+            away = [a for a in options if ends[code].get(a) is not None]
+            if away:
+                chosen.append(
+                    max(away, key=lambda a: distance(game.board, open_p, ends[code][a]))  # type: ignore[arg-type]
+                )
+        quiet = [a for a in legal if isinstance(a, MoveOfficial) and a not in chosen]
+        rng.shuffle(quiet)
+        chosen.extend(quiet[:ROOT_OTHERS])
+        return chosen or legal
+
+    def greedy(self, game: Game, seat: str, rng: random.Random) -> Action:
+        return choose_greedy(game, seat, rng)
+
+    def evaluate(self, game: Game) -> dict[str, float]:
+        """Points now, plus a share of a card for a bribed official that can enter at once,
+        judged more sharply as the game nears its end."""
+        hope = dict.fromkeys(game.players, 0.0)
+        if game.open is not None and game.phase in ("move", "bribe"):
+            for index, name in enumerate(game.players):
+                own = game.bribes[index]
+                if own is not None and own in game.at and can_enter(
+                    game.board, game.at, own, game.open
+                ):
+                    hope[name] = 3.0 if index == game.mover else 1.5
+        if game.teams:
+            hope = {s: hope[s] + hope[game.players[(i + 2) % 4]] for i, s in enumerate(game.players)}
+        scores = game.scores
+        scale = 2.0 + 0.5 * (LAST_EXILE - len(game.exiled))
+        est = {s: scores[s] + hope[s] for s in game.players}
+        values = {}
+        for seat, mine in est.items():
+            others = max(v for s, v in est.items() if s != seat)
+            values[seat] = 1 / (1 + math.exp(-(mine - others) / scale))
+        return values
+
+
+def reach(game: Game, official: str) -> int:
+    """How many pavilions `official` could enter in one move from where it stands."""
+    return sum(can_enter(game.board, game.at, official, p) is not None for p in PAVILIONS)
+
+
+def take_value(game: Game, seat: str, action: Take) -> float:
+    """What a take is worth to the taker: its own gain and, as much again, the victim's loss."""
+    me = game.seat_index(seat)
+    source = action.seat - 1
+    mine = game.hands[me]
+    theirs = game.hands[source]
+    gain = best_points((*mine, action.card)) - best_points(mine)
+    loss = best_points(theirs) - best_points(tuple(c for c in theirs if c != action.card))
+    partner = game.partner(me)
+    return gain + (-loss if source == partner else loss)
+
+
+def best_take(game: Game, seat: str) -> Action:
+    options: Sequence[Action] = game.legal_actions(seat)
+    takes = [a for a in options if isinstance(a, Take)]
+    if not takes:
+        return PASS
+    best = max(takes, key=lambda a: take_value(game, seat, a))
+    return PASS if PASS in options and take_value(game, seat, best) < 0 else best
+
+
+AI = VerboteneStadtAI()
