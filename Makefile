@@ -5,10 +5,11 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: run selfplay test lint bench clean messages
 
-$(STAMP): pyproject.toml
+# Exact versions from constraints.txt: a new release of a library cannot break the build.
+$(STAMP): pyproject.toml constraints.txt
 	python3 tools/mkvenv.py $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -c constraints.txt --upgrade pip
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -27,6 +28,7 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) -m engine.forbidden_city bench
+	$(PY) -m engine.verbotene_stadt bench
 	$(PY) -m render bench
 	$(PY) -m bot bench
 

@@ -14,7 +14,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from .config import Settings
-from .redis_server import redis_url_for
+from .redis_server import RedisServerError, redis_url_for
 from .service import GameService
 from .store import Store
 
@@ -79,8 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve_until_stopped(settings))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve_until_stopped(settings))
+    except RedisServerError as error:
+        print(f"fc-bot: the embedded Redis could not start: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .names import clean_name
+
 
 @dataclass(frozen=True, slots=True)
 class Actor:
@@ -14,3 +16,6 @@ class Actor:
     locale: str | None = None  # the user's language (Discord interaction locale, Telegram code)
     is_admin: bool = False  # may manage the channel (abort any game)
     private: bool = False  # typed in a private chat / DM rather than in the group
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", clean_name(self.name))  # frozen: set once, here

@@ -7,6 +7,7 @@ memory on first use, so the repository holds only text that translators can edit
 from __future__ import annotations
 
 import gettext
+import re
 from functools import cache
 from importlib import resources
 from io import BytesIO
@@ -45,12 +46,31 @@ def N_(message: str) -> str:
     return message
 
 
+# Italian writes "ad" for "a" before a word that starts with a: "tocca ad Ann". Names are only
+# known when the message is filled, so the translation says "a {who}" and this picks the form.
+# (A mention becomes a name only in the adapter: translations avoid "a" before one.)
+_ITALIAN_A = re.compile(r"\b([Aa]) \{(\w+)\}")
+
+
+def _italian_ad(text: str, values: dict[str, object]) -> str:
+    def form(match: re.Match[str]) -> str:
+        value = str(values.get(match[2], ""))
+        ad = value[:1].lower() in ("a", "à", "á", "â")
+        return f"{match[1]}{'d' if ad else ''} {{{match[2]}}}"
+
+    return _ITALIAN_A.sub(form, text)
+
+
 def tr(language: str, message: str, /, **values: object) -> str:
     """`message` in `language`, with its placeholders filled."""
     text = translations(language).gettext(message)
+    if language == "it" and values:
+        text = _italian_ad(text, values)
     return text.format(**values) if values else text
 
 
 def trn(language: str, singular: str, plural: str, n: int, /, **values: object) -> str:
     text = translations(language).ngettext(singular, plural, n)
+    if language == "it":
+        text = _italian_ad(text, {"n": n, **values})
     return text.format(n=n, **values)

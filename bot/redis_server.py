@@ -9,12 +9,15 @@ only Python can still run the bot and its tests.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import importlib.util
 import os
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -23,6 +26,8 @@ from pathlib import Path
 from types import TracebackType
 
 import redis
+
+from .redis_folder import FolderError, FolderLock, check_readable, servers_in, stop_servers
 
 __all__ = [
     "RedisServer",
@@ -36,6 +41,10 @@ __all__ = [
 
 _PIDFILE = "redis-server.pid"
 _LOGFILE = "redis-server.log"
+_OUTFILE = "redis-server.out"  # what the server prints before its log is open
+_PR_SET_PDEATHSIG = 1
+# Loaded before any fork: the child between fork and exec should only make the call.
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None
 # Save after 1 change in 15 min, 10 in 5 min or 10000 in 1 min, on top of the AOF.
 # One `--save` per pair: Redis 6.2 takes a single pair per line, 7.x accepts both forms.
 _SAVE_POINTS = ["--save", "900", "1", "--save", "300", "10", "--save", "60", "10000"]
@@ -83,6 +92,16 @@ def free_port() -> int:
         return port
 
 
+def _die_with(parent: int) -> None:
+    """Run in the child before exec: the kernel sends it SIGTERM (Redis then saves and
+    exits) when the thread that started it dies, even by SIGKILL, so no server outlives
+    its bot. Linux only; elsewhere the folder lock still prevents two servers."""
+    if _LIBC is not None:
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before prctl took effect
+            os.kill(os.getpid(), signal.SIGTERM)
+
+
 @dataclass
 class RedisServer:
     """One redis-server process bound to 127.0.0.1:`port` and/or a unix socket.
@@ -90,6 +109,9 @@ class RedisServer:
     With `persistent=True` the data (AOF + RDB) lives in `directory` and survives
     restarts; otherwise nothing is written to disk. `start()` after `stop()` reuses the
     same port/socket and directory, which is how a Redis outage is simulated.
+
+    From `start()` to `stop()` the object holds the directory's lock, and the server dies
+    with the thread that started it: start it from a thread that lives as long as it.
     """
 
     directory: Path
@@ -99,10 +121,17 @@ class RedisServer:
     binary: Path = field(default_factory=find_redis_server)
     startup_timeout: float = 15.0
     _process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
+    _lock: FolderLock = field(init=False, repr=False)
+    _log_start: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.port == 0 and self.unix_socket is None:
             raise ValueError("give a port, a unix socket, or both")
+        # Absolute, because the server runs in `directory` and reads its paths from there.
+        self.directory = Path(self.directory).resolve()
+        if self.unix_socket is not None:
+            self.unix_socket = Path(self.unix_socket).resolve()
+        self._lock = FolderLock(self.directory)
 
     @classmethod
     def for_tests(cls, directory: Path, *, unix_socket: bool = True) -> RedisServer:
@@ -140,7 +169,7 @@ class RedisServer:
             "--dir",
             str(self.directory),
             "--logfile",
-            _LOGFILE,
+            str(self.directory / _LOGFILE),
             "--daemonize",
             "no",
             "--protected-mode",
@@ -161,34 +190,26 @@ class RedisServer:
         return args
 
     def _log_tail(self, lines: int = 20) -> str:
-        try:
-            text = (self.directory / _LOGFILE).read_text(errors="replace")
-        except OSError:
-            return "(no log)"
-        return "\n".join(text.splitlines()[-lines:])
+        """What this start printed and logged, never an earlier run's log."""
+        said = []
+        with contextlib.suppress(OSError):
+            said += (self.directory / _OUTFILE).read_text(errors="replace").splitlines()
+        with contextlib.suppress(OSError), (self.directory / _LOGFILE).open("rb") as log:
+            log.seek(self._log_start)
+            said += log.read().decode(errors="replace").splitlines()
+        said = [line for line in said if line.strip()]
+        return "\n".join(said[-lines:]) or "(redis-server said nothing)"
 
     def _stop_stale(self) -> None:
-        """Stop a server left behind by a crashed run: two servers appending to the same
-        AOF would corrupt it, and it would hold the socket."""
+        """Stop a server left behind on this directory by a crashed run, found by its
+        working directory: two servers appending to the same AOF would corrupt it, and
+        the orphan would later overwrite `dump.rdb` with an older game."""
         pidfile = self.directory / _PIDFILE
         try:
-            pid = int(pidfile.read_text().strip())
+            recorded: int | None = int(pidfile.read_text().strip())
         except (OSError, ValueError):
-            return
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            cmdline = b""
-        if b"redis-server" in cmdline and str(self.directory).encode() in cmdline:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
-                deadline = time.monotonic() + self.startup_timeout
-                while time.monotonic() < deadline:
-                    with contextlib.suppress(ChildProcessError):
-                        os.waitpid(pid, os.WNOHANG)  # reap it if it is our own child
-                    os.kill(pid, 0)
-                    time.sleep(0.05)
-                os.kill(pid, signal.SIGKILL)
+            recorded = None
+        stop_servers(servers_in(self.directory, recorded), self.startup_timeout)
         pidfile.unlink(missing_ok=True)
 
     def start(self) -> None:
@@ -196,25 +217,45 @@ class RedisServer:
         if self.running:
             return
         self.directory.mkdir(parents=True, exist_ok=True)
-        self._stop_stale()
+        try:
+            self._lock.acquire()
+            self._stop_stale()
+            if self.persistent:
+                check_readable(self.directory, self.binary)
+            self._launch()
+            self._wait_ready()
+        except FolderError as error:
+            self.stop()
+            raise RedisServerError(str(error)) from None
+        except BaseException:
+            self.stop()
+            raise
+
+    def _launch(self) -> None:
         if self.unix_socket is not None:
             self.unix_socket.unlink(missing_ok=True)
-        self._process = subprocess.Popen(
-            self._arguments(),
-            cwd=self.directory,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # a Ctrl-C in the terminal reaches the bot, not Redis
-        )
+        log = self.directory / _LOGFILE
+        self._log_start = log.stat().st_size if log.exists() else 0
+        with (self.directory / _OUTFILE).open("wb") as out:
+            self._process = subprocess.Popen(
+                self._arguments(),
+                cwd=self.directory,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # a Ctrl-C in the terminal reaches the bot, not Redis
+                preexec_fn=functools.partial(_die_with, os.getpid()),
+            )
         (self.directory / _PIDFILE).write_text(f"{self._process.pid}\n")
+
+    def _wait_ready(self) -> None:
+        assert self._process is not None
         client = redis.Redis.from_url(self.url, socket_timeout=1, socket_connect_timeout=1)
         deadline = time.monotonic() + self.startup_timeout
         try:
             while True:
-                if self._process.poll() is not None:
-                    code = self._process.returncode
-                    self._process = None
+                code = self._process.poll()
+                if code is not None:
                     raise RedisServerError(
                         f"redis-server exited with {code} on start:\n{self._log_tail()}"
                     )
@@ -227,7 +268,6 @@ class RedisServer:
                 except (redis.ConnectionError, redis.TimeoutError):
                     pass
                 if time.monotonic() > deadline:
-                    self.stop()
                     raise RedisServerError(
                         f"redis-server did not answer within {self.startup_timeout}s:\n"
                         f"{self._log_tail()}"
@@ -240,6 +280,7 @@ class RedisServer:
         """SIGTERM lets Redis flush the AOF and write its RDB before exiting."""
         process, self._process = self._process, None
         if process is None:
+            self._lock.release()
             return
         if process.poll() is None:
             process.terminate()
@@ -251,6 +292,7 @@ class RedisServer:
         (self.directory / _PIDFILE).unlink(missing_ok=True)
         if self.unix_socket is not None:
             self.unix_socket.unlink(missing_ok=True)
+        self._lock.release()
 
     def __enter__(self) -> RedisServer:
         self.start()

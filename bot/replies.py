@@ -1,8 +1,10 @@
 """What the game service asks an adapter to post. Adapters only translate these to a platform.
 
-Text is plain (no markup). A mention of a user is written `{u:<user id>}` in the text; adapters
+Text is plain (no markup). A mention of a user is `mention(user_id)` in the text; adapters
 replace it with their platform's mention (Discord `<@id>`, a Telegram text mention) using
-`format_text`, and escape everything else for their markup.
+`Message.format`, and escape everything else for their markup. The mention markup is framed
+by control characters, which no name or typed text keeps (`bot.names`): a player named
+`{u:999}` is shown as such and pings nobody.
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-MENTION = re.compile(r"\{u:([A-Za-z0-9_-]+)\}")
+MENTION = re.compile("\x02u:([A-Za-z0-9_-]+)\x03")
 Style = Literal["primary", "secondary", "success", "danger"]
 
 
 def mention(user_id: str) -> str:
-    return "{u:" + user_id + "}"
+    return "\x02u:" + user_id + "\x03"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,8 @@ two clicks on the same button apply once. The process keeps no game between call
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import random
 import re
 import secrets
@@ -16,11 +18,13 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from datetime import timedelta
 
 import render
 from engine.forbidden_city import (
     DISCARD,
     Game,
+    IllegalMove,
     Place,
 )
 from engine.forbidden_city.players import choose_greedy
@@ -28,15 +32,32 @@ from engine.forbidden_city.record import CorruptRecord
 
 from .actor import Actor
 from .config import Settings
+from .durations import duration_text
 from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
+from .names import without_controls
 from .replies import Button, Direct, Message, Reply, Style, mention
-from .store import AlreadyExists, Channel, Conflict, GameRecord, NotFound, Store, StoreUnavailable
+from .spot_menu import page_count, spot_menu
+from .store import (
+    CLAIM_LEASE,
+    AlreadyExists,
+    Channel,
+    ChatSettings,
+    Conflict,
+    GameRecord,
+    NotFound,
+    Store,
+    StoreUnavailable,
+)
 from .summaries import HELP, RULES, describe, final_text, status_text
 from .table import MAX_SEATS, MIN_SEATS, Seat, Table
-from .targets import CELL, Refused, target
+from .targets import CELL, Refused, explain, target
 
 COLOURS_BY_COUNT = {2: ["purple", "yellow"], 3: ["purple", "yellow", "red"]}
 DEADLINE_KINDS = ("remind", "limit")
+# After a platform refuses a private message to someone, the bot stops trying for this long,
+# or until they use the bot privately or turn notices on again.
+DMS_RETRY_AFTER = timedelta(days=1)
+log = logging.getLogger(__name__)
 _DATA = re.compile(r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9,@]{1,16}))?$")
 
 
@@ -75,6 +96,7 @@ class GameService:
         self.settings = settings
         self.clock = clock
         self._seeds = seeds  # deals and seating; tests pass fixed ones
+        self._store_down = False  # so an outage is logged once, not at every poll
         # Work is CPU-bound (replay, images): past a few at once, more only queue inside Redis
         # calls and time out. Waiting here instead keeps every Redis round trip short.
         self._gate = asyncio.Semaphore(max_concurrent)
@@ -102,7 +124,8 @@ class GameService:
     async def command(self, actor: Actor, text: str) -> Reply:
         """Run `/fc <text>` typed by `actor`."""
         async with self._gate:
-            return await self._command(actor, text)
+            await self._dms_open(actor)
+            return await self._command(actor, without_controls(text))
 
     async def _command(self, actor: Actor, text: str) -> Reply:
         words = text.split()
@@ -141,6 +164,7 @@ class GameService:
     async def press(self, actor: Actor, data: str) -> Reply:
         """A button or menu choice; `data` names the game's channel, so DMs work too."""
         async with self._gate:
+            await self._dms_open(actor)
             return await self._press(actor, data)
 
     async def _press(self, actor: Actor, data: str) -> Reply:
@@ -158,7 +182,7 @@ class GameService:
             reply = await self._guard(lang, self._join(where, [], lang))
         elif kind == "st":
             reply = await self._guard(lang, self._start(where, [], lang))
-        elif kind in ("sp", "pv", "ok") and count is not None and move is not None:
+        elif kind in ("sp", "pg", "pv", "ok") and count is not None and move is not None:
             reply = await self._guard(lang, self._pressed_move(where, kind, int(count), move, lang))
         reply.channel_id = channel_id
         return reply
@@ -166,6 +190,8 @@ class GameService:
     async def complete(self, actor: Actor, text: str) -> list[tuple[str, str]]:
         """Choices for the spot of `play`, for platforms with autocomplete."""
         try:
+            if actor.private:  # the same game `play` would be about there
+                actor = await self._home(actor, str(self.settings.default_language.value))
             loaded = await self._load(Channel.of(actor.platform, actor.channel_id))
         except (StoreUnavailable, Refused):
             return []
@@ -226,26 +252,59 @@ class GameService:
             return Reply(public=[Message(text, names=self._names(loaded.table))])
         return Reply()
 
+    async def dms_closed(self, platform: str, user_id: str) -> bool:
+        """Whether `user_id` refused private messages lately: adapters then send them none
+        (a turn notice goes to `dm_failed` as if refused) instead of asking the platform again."""
+        try:
+            since = await self.store.dms_closed_at(platform, user_id)
+        except StoreUnavailable:
+            return False
+        return since is not None and self.clock() - since < DMS_RETRY_AFTER.total_seconds()
+
+    async def dms_refused(self, platform: str, user_id: str) -> None:
+        """The platform refused a private message to `user_id` (DMs closed, bot blocked)."""
+        with contextlib.suppress(StoreUnavailable):
+            await self.store.set_dms_closed(platform, user_id, self.clock(), keep=DMS_RETRY_AFTER)
+
+    async def _dms_open(self, actor: Actor) -> None:
+        """Someone using the bot in a private chat may be written to there again."""
+        if actor.private:
+            with contextlib.suppress(StoreUnavailable):
+                await self.store.clear_dms_closed(actor.platform, actor.user_id)
+
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         """Reminders and turn limits that are due (on `platform`, or all), each claimed so it
-        fires once across processes and adapters."""
+        fires once across processes and adapters. A claim is a lease: one whose work fails
+        halfway comes due again. Never raises for an outage, so polling loops keep going."""
         out: list[tuple[str, str, Reply]] = []
-        for deadline in await self.store.due(self.clock()):
-            if platform is not None and deadline.channel.platform != platform:
-                continue
-            if not await self.store.claim(deadline):
-                continue
-            async with self._gate:
-                reply = await self._fire(deadline.channel, deadline.kind)
-            if reply.public or reply.direct:
-                out.append((deadline.channel.platform, deadline.channel.channel_id, reply))
+        try:
+            for deadline in await self.store.due(self.clock()):
+                if platform is not None and deadline.channel.platform != platform:
+                    continue
+                claimed = await self.store.lease(deadline, self.clock() + CLAIM_LEASE)
+                if claimed is None:
+                    continue
+                async with self._gate:
+                    reply = await self._fire(deadline.channel, deadline.kind)
+                if reply.public or reply.direct:
+                    out.append((deadline.channel.platform, deadline.channel.channel_id, reply))
+                await self.store.done(claimed)  # its work is stored: a failure here loses nothing
+        except StoreUnavailable as err:
+            if not self._store_down:
+                log.warning("deadlines wait for the store: %s", err)
+            self._store_down = True
+            return out
+        if self._store_down:
+            log.info("the store is back; deadlines fire again")
+        self._store_down = False
         return out
 
     async def restore_deadlines(self) -> int:
         """At start-up, give every turn under way its reminder and time limit again.
 
-        Deadlines live in Redis, so a restart keeps them; this covers a process stopped
-        between saving a move and scheduling the next turn. Returns how many were set.
+        Deadlines live in Redis and are written with each turn, so a restart keeps them;
+        this covers any lost otherwise (a Redis restored from an older save, or games
+        stored before deadlines were written with the turn). Returns how many were set.
         """
         restored = 0
         for channel in await self.store.live_channels():
@@ -253,15 +312,9 @@ class GameService:
             if loaded is None or loaded.table.game is None:
                 continue
             table = loaded.table
-            waits = {
-                "remind": self.settings.reminder_after.total_seconds(),
-                "limit": self.settings.turn_limit.total_seconds(),
-            }
-            for kind, wait in waits.items():
-                if kind == "limit" and table.limit_passed:
-                    continue
-                if await self.store.deadline(channel, kind) is None:
-                    await self.store.schedule(channel, kind, table.turn_started + wait)
+            for kind, due in self._turn_deadlines(table).items():
+                if due is not None and await self.store.deadline(channel, kind) is None:
+                    await self.store.schedule(channel, kind, due)
                     restored += 1
         return restored
 
@@ -271,6 +324,8 @@ class GameService:
             return await work
         except Refused as refused:
             return Reply.error(str(refused))
+        except IllegalMove as illegal:
+            return Reply.error(explain(illegal, lang))
         except Conflict:
             return Reply.error(
                 tr(lang, "Someone was quicker: that was already played. Nothing was changed.")
@@ -309,25 +364,68 @@ class GameService:
         return Loaded(record, table)
 
     async def _need(self, actor: Actor, lang: str) -> Loaded:
-        loaded = await self._load(Channel.of(actor.platform, actor.channel_id))
+        channel = Channel.of(actor.platform, actor.channel_id)
+        loaded = await self._load(channel)
         if loaded is None:
+            if await self._ended(channel) is not None:
+                raise Refused(
+                    tr(
+                        lang,
+                        "The game here is over. /fc board shows the final table; "
+                        "/fc new opens a new one.",
+                    )
+                )
             raise Refused(tr(lang, "There is no table here. Open one with /fc new."))
         return loaded
 
-    async def _save(self, channel: Channel, loaded: Loaded) -> int:
+    async def _ended(self, channel: Channel) -> Loaded | None:
+        """The channel's last game if it was played to the end or ended by a vote (not
+        aborted), while its archive lasts."""
+        record = await self.store.last_archived(channel)
+        if record is None:
+            return None
+        try:
+            table = Table.model_validate_json(record.data)
+            game = table.load_game() if table.game is not None else None
+        except ValueError:
+            return None
+        if game is None or not (game.is_over or table.voted_end):
+            return None
+        return Loaded(record, table)
+
+    async def _save(
+        self, channel: Channel, loaded: Loaded, deadlines: dict[str, float | None] | None = None
+    ) -> int:
         version = await self.store.save(
             channel,
             loaded.table.model_dump_json(),
             loaded.record.version,
             players=loaded.table.user_ids(),
+            deadlines=deadlines,
         )
         return version
+
+    def _turn_deadlines(self, table: Table) -> dict[str, float | None]:
+        """The deadlines of the stored turn, derived from it: written with every move, and
+        again at start-up if missing. A limit already announced is not armed again."""
+        started = table.turn_started
+        return {
+            "remind": started + self.settings.reminder_after.total_seconds(),
+            "limit": None
+            if table.limit_passed
+            else started + self.settings.turn_limit.total_seconds(),
+        }
 
     async def _png(self, lang: str, make: Callable[..., bytes], *args: object) -> bytes:
         """Render in `lang`, off the event loop, so one big image never stalls other games."""
         loop = asyncio.get_running_loop()
         words = translations(lang).gettext
         return await loop.run_in_executor(self._executor, lambda: make(*args, tr=words))
+
+    @staticmethod
+    def _creator_name(table: Table) -> str:
+        seat = table.seat_of(table.creator)
+        return seat.name if seat is not None else table.creator
 
     @staticmethod
     def _names(table: Table) -> dict[str, str]:
@@ -406,9 +504,10 @@ class GameService:
         await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
         text = tr(
             lang,
-            "{who} joins the table ({n}/4).",
+            "{who} joins the table ({n}/4). {creator} starts the game with /fc start.",
             who=mention(actor.user_id),
             n=len(table.seats),
+            creator=self._creator_name(table),
         )
         return Reply(
             public=[
@@ -428,7 +527,8 @@ class GameService:
             raise Refused(
                 tr(
                     lang,
-                    "The game is under way: nobody can leave it now. The creator can /fc abort.",
+                    "The game is under way: nobody can leave it now. {creator} can /fc abort.",
+                    creator=self._creator_name(table),
                 )
             )
         seat = table.seat_of(actor.user_id)
@@ -438,12 +538,17 @@ class GameService:
         if not table.seats:
             await self.store.archive(channel, loaded.record.version)
             return Reply(public=[Message(tr(lang, "Everybody left: the table is closed."))])
-        if table.creator == actor.user_id:
-            table.creator = table.seats[0].user_id
-        await self._save(channel, loaded)
         text = tr(
             lang, "{who} leaves the table ({n}/4).", who=mention(actor.user_id), n=len(table.seats)
         )
+        if table.creator == actor.user_id:
+            table.creator = table.seats[0].user_id
+            text += " " + tr(
+                lang,
+                "{creator} now runs the table and starts the game.",
+                creator=self._creator_name(table),
+            )
+        await self._save(channel, loaded)
         return Reply(
             public=[Message(text, names={**self._names(table), actor.user_id: actor.name})]
         )
@@ -458,7 +563,7 @@ class GameService:
                 tr(
                     lang,
                     "Only {who} can start this game.",
-                    who=next(s.name for s in table.seats if s.user_id == table.creator),
+                    who=self._creator_name(table),
                 )
             )
         if len(table.seats) < MIN_SEATS:
@@ -472,8 +577,8 @@ class GameService:
         table.keep(game)
         table.turn_started = self.clock()
         channel = Channel.of(actor.platform, actor.channel_id)
-        await self._save(channel, loaded)
-        await self._schedule_turn(channel)
+        chat = await self.store.chat_settings(channel)
+        await self._save(channel, loaded, self._turn_deadlines(table))
         seats = ", ".join(
             f"{tr(lang, colour)} {mention(seat.user_id)}"
             for colour, seat in zip(colours, order, strict=True)
@@ -486,7 +591,7 @@ class GameService:
         )
         image = await self._png(lang, render.table_png, game, table.names())
         reply = Reply(public=[Message(text, image=image, names=self._names(table))])
-        reply.direct.extend(await self._turn_notice(channel, table, game, lang))
+        reply.direct.extend(await self._turn_notice(channel, table, game, lang, chat))
         return reply
 
     # ------------------------------------------------------------------ playing
@@ -560,20 +665,26 @@ class GameService:
         table = loaded.table
         names = self._names(table)
         if game.is_over:
-            version = await self._save(channel, loaded)
-            await self.store.archive(channel, version, cancel_deadlines=DEADLINE_KINDS)
+            await self.store.archive(
+                channel,
+                loaded.record.version,
+                data=table.model_dump_json(),
+                cancel_deadlines=DEADLINE_KINDS,
+            )
             lines.append(final_text(table, game, lang))
             image = await self._png(lang, render.end_png, game, table.names())
             return Reply(
                 public=[Message(" ".join(lines), image=image, image_name="final.png", names=names)]
             )
-        await self._save(channel, loaded)
-        await self._schedule_turn(channel)
+        # Everything the reply needs from Redis is read before the save, and the next turn's
+        # deadlines go in the save itself: once the move is stored, nothing else can fail.
+        chat = await self.store.chat_settings(channel)
+        await self._save(channel, loaded, self._turn_deadlines(table))
         lines.append(tr(lang, "Next: {who}.", who=mention(table.user_of(game.current).user_id)))
         # The images are drawn side by side: Pillow releases the GIL for most of the work.
         image, notice, new_tile = await asyncio.gather(
             self._png(lang, render.table_png, game, table.names()),
-            self._turn_notice(channel, table, game, lang),
+            self._turn_notice(channel, table, game, lang, chat),
             self._new_tile(table, game, lang, mover),
         )
         reply = Reply(public=[Message(" ".join(lines), image=image, names=names)], direct=notice)
@@ -589,33 +700,18 @@ class GameService:
         image = await self._png(lang, render.hand_png, game, mover, table.names())
         return [Message(tr(lang, "Your new tile."), image=image, image_name="your-tile.png")]
 
-    def _spot_choices(self, channel_id: str, game: Game, lang: str) -> list[Button]:
-        count = len(game.moves)
-        return [
-            Button(
-                tr(lang, "Spot {n}: {x},{y}", n=spot.number, x=spot.x, y=spot.y),
-                f"fc:sp:{channel_id}:{count}:{spot.number}",
-            )
-            for spot in render.spots(game)
-        ][:25]
-
     async def _private_turn(
         self, channel: Channel, table: Table, game: Game, lang: str, text: str
     ) -> Message:
         image = await self._png(lang, render.private_png, game, game.current, table.names())
-        return Message(
-            text,
-            image=image,
-            image_name="your-turn.png",
-            choices=self._spot_choices(channel.channel_id, game, lang),
-            choices_placeholder=tr(lang, "Choose a spot"),
-        )
+        message = spot_menu(channel.channel_id, game, lang, 0)
+        message.text, message.image, message.image_name = text, image, "your-turn.png"
+        return message
 
     async def _turn_notice(
-        self, channel: Channel, table: Table, game: Game, lang: str
+        self, channel: Channel, table: Table, game: Game, lang: str, chat: ChatSettings
     ) -> list[Direct]:
         seat = table.user_of(game.current)
-        chat = await self.store.chat_settings(channel)
         if not chat.notify_enabled(seat.user_id):
             return []
         text = tr(
@@ -626,13 +722,6 @@ class GameService:
         message = await self._private_turn(channel, table, game, lang, text)
         return [Direct(seat.user_id, message, turn_notice=True)]
 
-    async def _schedule_turn(self, channel: Channel) -> None:
-        now = self.clock()
-        await self.store.schedule(
-            channel, "remind", now + self.settings.reminder_after.total_seconds()
-        )
-        await self.store.schedule(channel, "limit", now + self.settings.turn_limit.total_seconds())
-
     async def _pressed_move(
         self, actor: Actor, kind: str, count: int, data: str, lang: str
     ) -> Reply:
@@ -641,6 +730,10 @@ class GameService:
         if count != len(game.moves):
             raise Refused(tr(lang, "This button is out of date: the table has changed since."))
         channel = actor.channel_id
+        if kind == "pg":
+            if not data.isdigit() or not 0 <= int(data) < page_count(game):
+                raise Refused(tr(lang, "This button is not valid."))
+            return Reply(private=[spot_menu(channel, game, lang, int(data))])
         if kind == "sp":
             if not data.isdigit():
                 raise Refused(tr(lang, "This button is not valid."))
@@ -669,7 +762,7 @@ class GameService:
             (s.rotations for s in render.spots(game) if (s.x, s.y) == (move.x, move.y)), ()
         )
         game.play(move)  # this copy is never saved: it only draws the preview
-        image = await self._png(lang, render.table_png, game, loaded.table.names())
+        image = await self._png(lang, render.preview_png, game, loaded.table.names())
         row = [
             Button(
                 tr(lang, "Place it here"),
@@ -710,7 +803,13 @@ class GameService:
         return Reply(private=[Message(text, image=image, image_name="your-tile.png")])
 
     async def _board(self, actor: Actor, args: list[str], lang: str) -> Reply:
-        loaded = await self._need(actor, lang)
+        channel = Channel.of(actor.platform, actor.channel_id)
+        loaded = await self._load(channel)
+        if loaded is None:
+            ended = await self._ended(channel)
+            if ended is None:
+                raise Refused(tr(lang, "There is no table here. Open one with /fc new."))
+            return await self._final(ended.table, ended.table.load_game(), lang)
         table = loaded.table
         if not table.started:
             return await self._status(actor, args, lang)
@@ -726,7 +825,8 @@ class GameService:
             names = ", ".join(s.name for s in table.seats)
             text = tr(
                 lang,
-                "Waiting to start ({n}/4): {names}.",
+                "Waiting for {creator} to start ({n}/4): {names}.",
+                creator=self._creator_name(table),
                 n=len(table.seats),
                 names=names,
             )
@@ -766,7 +866,11 @@ class GameService:
         loaded = await self._need(actor, lang)
         if actor.user_id != loaded.table.creator and not actor.is_admin:
             raise Refused(
-                tr(lang, "Only the table's creator or a channel admin can abort the game.")
+                tr(
+                    lang,
+                    "Only {who}, who opened this table, or a channel admin can abort the game.",
+                    who=self._creator_name(loaded.table),
+                )
             )
         channel = Channel.of(actor.platform, actor.channel_id)
         await self.store.archive(channel, loaded.record.version, cancel_deadlines=DEADLINE_KINDS)
@@ -804,6 +908,8 @@ class GameService:
         await self.store.set_notify(
             Channel.of(actor.platform, actor.channel_id), actor.user_id, enabled
         )
+        if enabled:  # perhaps they opened their DMs: try again
+            await self.store.clear_dms_closed(actor.platform, actor.user_id)
         text = (
             tr(lang, "You will get a private message when it is your turn here.")
             if enabled
@@ -821,30 +927,36 @@ class GameService:
         game = table.load_game()
         if game.is_over:
             return Reply()
+        due = self._turn_deadlines(table).get(kind)
+        if due is None:
+            return Reply()
+        if self.clock() < due:  # not yet due for the stored turn: set it for that turn
+            await self.store.schedule(channel, kind, due)
+            return Reply()
         seat = table.user_of(game.current)
         if kind == "remind":
+            chat = await self.store.chat_settings(channel)
+            reply = Reply()
+            if chat.notify_enabled(seat.user_id):
+                text = tr(lang, "A gentle reminder: it is still your turn in Forbidden City.")
+                message = await self._private_turn(channel, table, game, lang, text)
+                reply = Reply(direct=[Direct(seat.user_id, message)])
             await self.store.schedule(
                 channel, "remind", self.clock() + self.settings.reminder_after.total_seconds()
             )
-            chat = await self.store.chat_settings(channel)
-            if not chat.notify_enabled(seat.user_id):
-                return Reply()
-            text = tr(lang, "A gentle reminder: it is still your turn in Forbidden City.")
-            message = await self._private_turn(channel, table, game, lang, text)
-            return Reply(direct=[Direct(seat.user_id, message)])
+            return reply
         if kind == "limit":
             table.limit_passed = True
             try:
-                await self._save(channel, loaded)
+                await self._save(channel, loaded, {"limit": None})
             except Conflict:
                 return Reply()
-            hours = int(self.settings.turn_limit.total_seconds() // 3600)
             text = tr(
                 lang,
-                "{who} has had the turn for more than {hours} hours. The other players may "
+                "{who} has had the turn for more than {duration}. The other players may "
                 "/fc vote skip (a move is played for them) or /fc vote end (the game ends now).",
                 who=mention(seat.user_id),
-                hours=hours,
+                duration=duration_text(self.settings.turn_limit.total_seconds(), lang),
             )
             return Reply(public=[Message(text, names=self._names(table))])
         return Reply()
@@ -879,13 +991,14 @@ class GameService:
             )
             return Reply(public=[Message(text)])
         if choice == "end":
+            table.voted_end = True
             await self.store.archive(
-                channel, loaded.record.version, cancel_deadlines=DEADLINE_KINDS
+                channel,
+                loaded.record.version,
+                data=table.model_dump_json(),
+                cancel_deadlines=DEADLINE_KINDS,
             )
-            ranking = sorted(game.players, key=lambda c: -game.scores[c])
-            scores = ", ".join(f"{table.user_of(c).name} {game.scores[c]}" for c in ranking)
-            text = tr(lang, "The players voted to end the game. Coins: {scores}.", scores=scores)
-            return Reply(public=[Message(text)])
+            return await self._final(table, game, lang)
         absent = table.user_of(game.current)
         move = choose_greedy(game, random.Random(game.seed + len(game.moves)))
         assert isinstance(move, Place)
@@ -897,3 +1010,25 @@ class GameService:
         table.votes = {}
         table.limit_passed = False
         return await self._after_move(channel, loaded, game, lines, lang)
+
+    async def _final(self, table: Table, game: Game, lang: str) -> Reply:
+        """How a game ended, with its last table: played out, or ended by a vote."""
+        if game.is_over:
+            text = final_text(table, game, lang)
+            image = await self._png(lang, render.end_png, game, table.names())
+        else:
+            best = max(game.scores.values())
+            ranking = sorted(game.players, key=lambda c: -game.scores[c])
+            scores = ", ".join(f"{table.user_of(c).name} {game.scores[c]}" for c in ranking)
+            winners = ", ".join(
+                mention(table.user_of(c).user_id) for c in ranking if game.scores[c] == best
+            )
+            text = tr(
+                lang,
+                "The players voted to end the game. Coins: {scores}. Winner: {winners}.",
+                scores=scores,
+                winners=winners,
+            )
+            image = await self._png(lang, render.table_png, game, table.names())
+        message = Message(text, image=image, image_name="final.png", names=self._names(table))
+        return Reply(public=[message])

@@ -6,7 +6,8 @@ Lua script, so it is atomic (nothing half-written if Redis dies) and checks a ve
 number (optimistic concurrency: of two clicks applying the same move, one wins, the
 other gets `Conflict`). Each write also carries a random operation id, so a write that
 redis-py retries after a lost reply is recognised as already applied instead of
-reported as a conflict with itself.
+reported as a conflict with itself. A turn's deadlines are written in the same step as
+the turn, and claiming a deadline is a lease that runs out if its work is never done.
 
 Nothing is cached in process memory: every call reads or writes Redis.
 This targets a single Redis (not Cluster): scripts derive the user-index keys themselves.
@@ -32,6 +33,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 __all__ = [
+    "CLAIM_LEASE",
     "DEADLINES_KEY",
     "AlreadyExists",
     "Channel",
@@ -46,8 +48,13 @@ __all__ = [
 ]
 
 DEADLINES_KEY = "fc:deadlines"
+CLAIMS_KEY = "fc:claims"  # deadline member -> token of the process that holds its lease
+# How long a claimed deadline is held before it comes due again, if its work was not done.
+CLAIM_LEASE = 300.0
 # A record is expected to be a few KB; this catches runaway growth long before Redis would.
 MAX_DATA_BYTES = 256 * 1024
+# Redis connections per process; more calls at once wait for one (see `Store.from_url`).
+MAX_CONNECTIONS = 50
 
 _PART = re.compile(r"[^:\s]+")
 
@@ -117,6 +124,11 @@ class Channel:
     def archive_key(self, game_id: str) -> str:
         return f"fc:archive:{self}:{game_id}"
 
+    @property
+    def last_key(self) -> str:
+        """Points to the channel's last archived game, so its end can still be shown."""
+        return f"fc:last:{self}"
+
     def deadline_member(self, kind: str) -> str:
         return f"{self}:{_check_part('kind', kind)}"
 
@@ -152,11 +164,13 @@ class GameRecord:
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """A scheduled event (reminder, turn limit...) of one channel, due at `due` (epoch s)."""
+    """A scheduled event (reminder, turn limit...) of one channel, due at `due` (epoch s).
+    A claimed one carries its lease: `due` is then the end of the lease, `token` its holder."""
 
     channel: Channel
     kind: str
     due: float
+    token: str = ""
 
     @property
     def member(self) -> str:
@@ -222,10 +236,21 @@ if new then
   for _, uid in ipairs(new) do redis.call('SADD', ARGV[6] .. uid, ARGV[7]) end
   redis.call('HSET', KEYS[1], 'players', ARGV[5])
 end
+for i = 9, #ARGV, 2 do
+  if ARGV[i + 1] == '' then
+    redis.call('ZREM', KEYS[2], ARGV[8] .. ARGV[i])
+  else
+    redis.call('ZADD', KEYS[2], ARGV[i + 1], ARGV[8] .. ARGV[i])
+  end
+end
 return {'ok', version + 1}
 """
 
 _ARCHIVE = """
+local last = redis.call('GET', KEYS[3])
+if last and redis.call('HGET', ARGV[4] .. last, 'op') == ARGV[8] then
+  return {'ok', ARGV[4] .. last}
+end
 local cur = redis.call('HMGET', KEYS[1], 'version', 'game_id', 'players')
 if not cur[1] then return {'missing', 0} end
 if ARGV[1] ~= '' and tonumber(cur[1]) ~= tonumber(ARGV[1]) then
@@ -233,15 +258,41 @@ if ARGV[1] ~= '' and tonumber(cur[1]) ~= tonumber(ARGV[1]) then
 end
 local players = cjson.decode(cur[3])
 local dest = ARGV[4] .. cur[2]
+if ARGV[9] ~= '' then
+  redis.call('HSET', KEYS[1], 'version', tonumber(cur[1]) + 1, 'data', ARGV[9],
+    'updated', ARGV[2])
+end
+redis.call('HSET', KEYS[1], 'archived', ARGV[2], 'op', ARGV[8])
 redis.call('RENAME', KEYS[1], dest)
-redis.call('HSET', dest, 'archived', ARGV[2])
 redis.call('EXPIRE', dest, ARGV[3])
+redis.call('SET', KEYS[3], cur[2], 'EX', ARGV[3])
 for _, uid in ipairs(players) do redis.call('SREM', ARGV[5] .. uid, ARGV[6]) end
-for i = 8, #ARGV do redis.call('ZREM', KEYS[2], ARGV[7] .. ARGV[i]) end
+for i = 10, #ARGV do
+  redis.call('ZREM', KEYS[2], ARGV[7] .. ARGV[i])
+  redis.call('HDEL', KEYS[4], ARGV[7] .. ARGV[i])
+end
 return {'ok', dest}
 """
 
+# A claim is a lease: the deadline moves to the lease's end, so it comes due again unless
+# `done` (or a new schedule) replaces it. A resent claim with the same token still wins.
 _CLAIM = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score then return 0 end
+if tonumber(score) == tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+  return 1
+end
+if tonumber(score) == tonumber(ARGV[3]) and redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[4] then
+  return 1
+end
+return 0
+"""
+
+_DONE = """
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[3] then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if score and tonumber(score) == tonumber(ARGV[2]) then
   redis.call('ZREM', KEYS[1], ARGV[1])
@@ -305,6 +356,7 @@ class Store:
         self._save = client.register_script(_SAVE)
         self._archive = client.register_script(_ARCHIVE)
         self._claim = client.register_script(_CLAIM)
+        self._done = client.register_script(_DONE)
 
     @classmethod
     def from_url(
@@ -317,16 +369,21 @@ class Store:
         clock: Callable[[], float] = time.time,
     ) -> Store:
         """A store with a short retry policy, so an outage is reported in seconds
-        rather than hanging a chat command; retried writes are safe (see module doc)."""
-        client = aioredis.Redis.from_url(
+        rather than hanging a chat command; retried writes are safe (see module doc).
+
+        A burst of calls (hundreds of autocompletes at once) waits for a free connection,
+        up to `timeout`, instead of failing at once as redis-py's default pool does."""
+        pool = aioredis.BlockingConnectionPool.from_url(
             url,
+            max_connections=MAX_CONNECTIONS,
+            timeout=timeout,
             decode_responses=True,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries),
             health_check_interval=30,
         )
-        return cls(client, archive_ttl=archive_ttl, clock=clock)
+        return cls(aioredis.Redis.from_pool(pool), archive_ttl=archive_ttl, clock=clock)
 
     @property
     def client(self) -> aioredis.Redis:
@@ -393,17 +450,23 @@ class Store:
         expected_version: int,
         *,
         players: Sequence[int | str] | None = None,
+        deadlines: Mapping[str, float | None] | None = None,
     ) -> int:
         """Replace the game's data if its version is still `expected_version`.
 
         Returns the new version. `players`, if given, replaces the player list and
-        updates the user index in the same step. Raises `Conflict` if someone saved
-        first, `NotFound` if the game is gone.
+        updates the user index in the same step; `deadlines` sets (a time) or cancels
+        (None) the channel's deadlines of those kinds in that step too, so they always
+        match the stored turn. Raises `Conflict` if someone saved first, `NotFound` if
+        the game is gone.
         """
         _check_size(data)
         players_json = "" if players is None else json.dumps(_user_ids(players))
+        timing: list[str] = []
+        for kind, due in (deadlines or {}).items():
+            timing += [_check_part("kind", kind), "" if due is None else repr(float(due))]
         reply = await self._save(
-            keys=[channel.game_key],
+            keys=[channel.game_key, DEADLINES_KEY],
             args=[
                 expected_version,
                 data,
@@ -412,6 +475,8 @@ class Store:
                 players_json,
                 channel.user_key_prefix,
                 channel.channel_id,
+                f"{channel}:",
+                *timing,
             ],
         )
         status, value = reply[0], int(reply[1])
@@ -427,17 +492,22 @@ class Store:
         channel: Channel,
         expected_version: int | None = None,
         *,
+        data: str | None = None,
         cancel_deadlines: Iterable[str] = (),
     ) -> str:
         """Move the live game to its archive key with the archive TTL, drop it from its
-        players' indexes and cancel the given deadline kinds, all at once.
+        players' indexes and cancel the given deadline kinds, all at once. `data`, if
+        given, is saved as the game's last version in the same step (the end of a game).
 
-        Returns the archive key. Raises `NotFound` if there is no live game (e.g. it was
-        archived already) and `Conflict` if `expected_version` is given and stale.
+        Returns the archive key; a resend of the same call (a lost reply) returns it too.
+        Raises `NotFound` if there is no live game (e.g. it was archived already) and
+        `Conflict` if `expected_version` is given and stale.
         """
+        if data is not None:
+            _check_size(data)
         kinds = [_check_part("kind", kind) for kind in cancel_deadlines]
         reply = await self._archive(
-            keys=[channel.game_key, DEADLINES_KEY],
+            keys=[channel.game_key, DEADLINES_KEY, channel.last_key, CLAIMS_KEY],
             args=[
                 "" if expected_version is None else expected_version,
                 repr(self._clock()),
@@ -446,6 +516,8 @@ class Store:
                 channel.user_key_prefix,
                 channel.channel_id,
                 f"{channel}:",
+                uuid.uuid4().hex,
+                data or "",
                 *kinds,
             ],
         )
@@ -455,6 +527,14 @@ class Store:
         if status == "conflict":
             raise Conflict(channel, expected_version or 0, int(reply[1]))
         return str(reply[1])
+
+    @_guarded
+    async def last_archived(self, channel: Channel) -> GameRecord | None:
+        """The channel's most recently archived game, while its archive lasts."""
+        game_id = await self._redis.get(channel.last_key)
+        if game_id is None:
+            return None
+        return await self.load_archived(channel, str(game_id))
 
     @_guarded
     async def load_archived(self, channel: Channel, game_id: str) -> GameRecord | None:
@@ -513,10 +593,30 @@ class Store:
 
     @_guarded
     async def claim(self, deadline: Deadline) -> bool:
-        """Remove the deadline if it is still set for the same time. True for exactly one
-        caller across all processes; the deadline is then gone for good (at-most-once)."""
-        won = await self._claim(keys=[DEADLINES_KEY], args=[deadline.member, repr(deadline.due)])
-        return bool(won)
+        """Claim the deadline for `CLAIM_LEASE` seconds by the store's clock (see `lease`).
+        True for exactly one caller across all processes."""
+        return await self.lease(deadline, self._clock() + CLAIM_LEASE) is not None
+
+    @_guarded
+    async def lease(self, deadline: Deadline, until: float) -> Deadline | None:
+        """Claim the deadline if it is still set for the same time: it then comes due
+        again at `until` unless the work is `done` or the deadline is set anew first.
+        Returns the claimed deadline (for `done`), or None for every other caller."""
+        claimed = Deadline(deadline.channel, deadline.kind, float(until), uuid.uuid4().hex)
+        won = await self._claim(
+            keys=[DEADLINES_KEY, CLAIMS_KEY],
+            args=[deadline.member, repr(deadline.due), repr(claimed.due), claimed.token],
+        )
+        return claimed if won else None
+
+    @_guarded
+    async def done(self, claimed: Deadline) -> bool:
+        """The work of a claimed deadline is done: drop it, unless it was set anew since."""
+        removed = await self._done(
+            keys=[DEADLINES_KEY, CLAIMS_KEY],
+            args=[claimed.member, repr(claimed.due), claimed.token],
+        )
+        return bool(removed)
 
     # --- per-chat settings ---
 
@@ -541,3 +641,27 @@ class Store:
     async def set_notify(self, channel: Channel, user_id: int | str, enabled: bool) -> None:
         field = f"notify:{_check_part('user id', str(user_id))}"
         await self._redis.hset(channel.settings_key, field, "1" if enabled else "0")
+
+    # --- direct messages ---
+
+    @staticmethod
+    def _dms_key(platform: str, user_id: int | str) -> str:
+        return f"fc:dms:{_check_part('platform', platform)}:{_check_part('user', str(user_id))}"
+
+    @_guarded
+    async def set_dms_closed(
+        self, platform: str, user_id: int | str, at: float, *, keep: timedelta
+    ) -> None:
+        """Remember when the platform refused to let the bot write to the user privately;
+        forgotten after `keep`, so a stale refusal never lingers."""
+        seconds = max(1, int(keep.total_seconds()))
+        await self._redis.set(self._dms_key(platform, user_id), repr(at), ex=seconds)
+
+    @_guarded
+    async def clear_dms_closed(self, platform: str, user_id: int | str) -> None:
+        await self._redis.delete(self._dms_key(platform, user_id))
+
+    @_guarded
+    async def dms_closed_at(self, platform: str, user_id: int | str) -> float | None:
+        value = await self._redis.get(self._dms_key(platform, user_id))
+        return None if value is None else float(value)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.forbidden_city import Game, MoveResult, RoomClosed, TileDiscarded, TilePlaced
 
+from .durations import duration_text
 from .i18n import N_, tr
 from .replies import mention
 from .table import Table
@@ -93,12 +94,11 @@ def status_text(table: Table, game: Game, lang: str, now: float) -> str:
         )
         for colour in game.players
     )
-    hours = max(0, int((now - table.turn_started) // 3600))
     turn = tr(
         lang,
-        "{who} to play (for {hours} h).",
+        "{who} to play (for {duration}).",
         who=table.user_of(game.current).name,
-        hours=hours,
+        duration=duration_text(now - table.turn_started, lang),
     )
     return f"{seats}. {turn}"
 

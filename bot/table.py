@@ -5,12 +5,14 @@ Everything the bot knows about a game is here, so any process can pick it up aft
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from engine.forbidden_city import Game
 from engine.forbidden_city.record import GameRecord, from_record, to_record
+
+from .names import clean_name
 
 Side = Literal["beginner", "advanced"]
 MAX_SEATS = 4
@@ -19,7 +21,7 @@ MIN_SEATS = 2
 
 class Seat(BaseModel):
     user_id: str
-    name: str
+    name: Annotated[str, AfterValidator(clean_name)]  # also cleans names stored before
 
 
 class Table(BaseModel):
@@ -34,6 +36,7 @@ class Table(BaseModel):
     hinted: list[str] = Field(default_factory=list)  # users told once they cannot get DMs
     votes: dict[str, Literal["skip", "end"]] = Field(default_factory=dict)
     limit_passed: bool = False
+    voted_end: bool = False  # the players ended the game before its last tile
 
     @property
     def started(self) -> bool:

@@ -9,15 +9,41 @@ from __future__ import annotations
 import re
 
 import render
-from engine.forbidden_city import Game, Place, Tile
+from engine.forbidden_city import Game, GameOverError, IllegalMove, Place, Tile
 
 from .i18n import tr
 
-CELL = re.compile(r"^(-?\d+)\s*,\s*(-?\d+)(?:\s*@\s*([0-3]))?$")
+# ASCII digits only, and few of them: `int` refuses "²" and numbers of thousands of digits.
+CELL = re.compile(r"^(-?[0-9]{1,6})\s*,\s*(-?[0-9]{1,6})(?:\s*@\s*([0-3]))?$")
+NUMBER = re.compile(r"^[0-9]+$")
 
 
 class Refused(Exception):
     """A command that may not run; the message is already in the user's language."""
+
+
+_TAKEN = re.compile(r"^cell (-?\d+),(-?\d+) is already taken$")
+_ALONE = re.compile(r"^cell (-?\d+),(-?\d+) touches no tile$")
+_COLOURS = re.compile(r"^the \w+ edge joins rooms of different colours without a wall$")
+
+
+def explain(err: IllegalMove, lang: str) -> str:
+    """The engine's reason for refusing a move, in the user's language.
+
+    The checks in `target` normally say it first; this covers any case they miss, so the
+    player still learns why rather than reading a generic failure.
+    """
+    if isinstance(err, GameOverError):
+        return tr(lang, "The game is over.")
+    if taken := _TAKEN.match(err.reason):
+        return tr(lang, "The cell {x},{y} is already taken.", x=taken[1], y=taken[2])
+    if alone := _ALONE.match(err.reason):
+        return tr(
+            lang, "A tile must touch another tile: {x},{y} touches none.", x=alone[1], y=alone[2]
+        )
+    if _COLOURS.match(err.reason):
+        return tr(lang, "Open edges must meet the same colour; different colours only at a wall.")
+    return tr(lang, "That move is not allowed: {reason}.", reason=err.reason)
 
 
 def target(game: Game, args: list[str], lang: str) -> Place:
@@ -37,15 +63,14 @@ def target(game: Game, args: list[str], lang: str) -> Place:
             raise Refused(tr(lang, "The rotation is 0, 1, 2 or 3 (quarter turns clockwise)."))
         rotation = int(rest[0])
     cell_match = CELL.match(where)
-    if where.isdigit():
-        number = int(where)
-        spot = next((s for s in spots if s.number == number), None)
+    if NUMBER.match(where):
+        spot = next((s for s in spots if str(s.number) == where.lstrip("0")), None)
         if spot is None:
             raise Refused(
                 tr(
                     lang,
                     "There is no spot {n}. The spots are 1 to {last}.",
-                    n=number,
+                    n=where if len(where) <= 6 else where[:6] + "…",
                     last=len(spots),
                 )
             )

@@ -1,6 +1,6 @@
 """Table images for Forbidden City (Pillow): what the bot posts after every move.
 
-    >>> from render import table_png, private_png, hand_png, end_png, spots
+    >>> from render import table_png, private_png, preview_png, hand_png, end_png, spots
     >>> png = table_png(game, {"purple": "Ann"}, tr=catalogue.gettext)
 
 `spots(game)` numbers the legal cells the way `private_png` draws them; `cell_box` maps a cell
@@ -15,6 +15,8 @@ from .images import (
     hand_image,
     hand_png,
     hand_tile_box,
+    preview_image,
+    preview_png,
     private_image,
     private_png,
     table_image,
@@ -36,6 +38,8 @@ __all__ = [
     "hand_image",
     "hand_png",
     "hand_tile_box",
+    "preview_image",
+    "preview_png",
     "private_image",
     "private_png",
     "spots",

@@ -16,8 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.forbidden_city import Game
+from engine.verbotene_stadt import Game as StadtGame
+from engine.verbotene_stadt.players import choose_greedy
 
-from .images import end_png, hand_png, private_png, table_png
+from . import verbotene_stadt as stadt
+from .images import end_png, hand_png, preview_png, private_png, table_png
+
+STADT_NAMES = {"north": "Mei 美玲", "east": "Łukasz", "south": "Aiko 🌸", "west": "Дарья"}
 
 
 def played(seed: int, moves: int | None = None, players: int = 4, start: str = "beginner") -> Game:
@@ -33,6 +38,19 @@ def late_game(seed: int = 2024) -> Game:
     """A 4-player game two moves before its end: the biggest table a player still moves on."""
     total = len(played(seed).moves)
     return played(seed, total - 2)
+
+
+def stadt_game(seed: int = 7, exiled: int = 8) -> StadtGame:
+    """A 4-player Verbotene Stadt game between greedy players, stopped in the middle of a turn
+    once `exiled` officials are on the exile terrace: cards in hands, a path, dice."""
+    game = StadtGame(4, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over and (
+        len(game.exiled) < exiled or game.to_act[0].kind != "move" or not game.moves_made
+    ):
+        turn = game.to_act[0]
+        game.play(turn.seat, choose_greedy(game, turn.seat, rng))
+    return game
 
 
 def _median_ms(make: Callable[[], bytes], runs: int) -> tuple[float, float, int]:
@@ -53,6 +71,10 @@ def bench(runs: int) -> dict[str, object]:
     private_ms, private_first, private_bytes = _median_ms(
         lambda: private_png(game, game.turn), runs
     )
+    stadt_view = stadt_game().view(None)
+    stadt_ms, stadt_first, stadt_bytes = _median_ms(
+        lambda: stadt.table_png(stadt_view, STADT_NAMES), runs
+    )
     return {
         "cells": len(game.board.cells),
         "runs": runs,
@@ -62,14 +84,17 @@ def bench(runs: int) -> dict[str, object]:
         "private_ms": private_ms,
         "private_bytes": private_bytes,
         "private_first_ms": private_first,
+        "stadt_table_ms": stadt_ms,
+        "stadt_table_bytes": stadt_bytes,
+        "stadt_table_first_ms": stadt_first,
     }
 
 
 def gallery(directory: Path) -> list[Path]:
-    """Sample images: start, mid-game (names given), late game, private view, a waiting seat's
-    hand, end."""
+    """Sample images: start, mid-game (names given), late game, private view, the preview of a
+    move, a waiting seat's hand, end; a Verbotene Stadt table, public and private."""
     directory.mkdir(parents=True, exist_ok=True)
-    names = {"purple": "Mei", "yellow": "Łukasz", "red": "Aiko", "blue": "Дарья"}
+    names = {"purple": "Mei 美玲", "yellow": "Łukasz", "red": "Aiko 🌸", "blue": "Дарья"}
     mid = played(11, 36)
     while not any(room.paid for room in mid.results[-1].closed):  # a room closed and paid
         mid.play(random.Random(len(mid.moves)).choice(mid.legal_moves()))
@@ -79,9 +104,12 @@ def gallery(directory: Path) -> list[Path]:
         "mid": table_png(mid, names),
         "advanced": table_png(advanced),
         "private": private_png(mid, mid.turn, names),
+        "preview": preview_png(mid, names),
         "hand": hand_png(mid, (mid.turn + 1) % len(mid.players), names),
         "late": table_png(late_game()),
         "end": end_png(played(7), names),
+        "stadt": stadt.table_png(stadt_game().view(None), STADT_NAMES),
+        "stadt-private": stadt.table_png(stadt_game().view("north"), STADT_NAMES),
     }
     paths = []
     for name, data in shots.items():
@@ -94,7 +122,9 @@ def gallery(directory: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m render")
     sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("bench", help="time a late-game table and private view (JSON line)")
+    b = sub.add_parser(
+        "bench", help="time a late-game table, private view and Verbotene Stadt table (JSON line)"
+    )
     b.add_argument("--runs", type=int, default=40)
     g = sub.add_parser("gallery", help="write sample images to DIR")
     g.add_argument("directory", type=Path)

@@ -11,7 +11,7 @@ from engine.forbidden_city import Game, RoomClosed, TileDiscarded, TilePlaced
 
 from . import palette as pal
 from . import texts as t
-from .fonts import Font, font, stamp
+from .fonts import fit, one_line, stamp, text_width
 from .texts import Translate
 from .tiles import marker_icon
 
@@ -24,30 +24,21 @@ CAPTION_LINE = 23
 
 
 def name_of(names: Mapping[str, str] | None, colour: str, tr: Translate = t.english) -> str:
-    """Display name of a seat: the caller's, else the colour's name in the table's language."""
-    if names and names.get(colour):
-        return names[colour]
-    return t.seat_name(colour, tr)
+    """Display name of a seat: the caller's (on one line), else the colour's name in the
+    table's language."""
+    name = " ".join(one_line(names.get(colour, "")).split()) if names else ""
+    return name or t.seat_name(colour, tr)
 
 
-def fit(draw: ImageDraw.ImageDraw, text: str, f: Font, width: float) -> str:
-    """`text` cut with an ellipsis to fit `width` pixels."""
-    if draw.textlength(text, font=f) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=f) > width:
-        text = text[:-1]
-    return text + "…"
-
-
-def wrap(draw: ImageDraw.ImageDraw, text: str, f: Font, width: float, lines: int = 3) -> list[str]:
+def wrap(text: str, size: int, width: float, lines: int = 3) -> list[str]:
     out: list[str] = []
     for word in text.split():
-        if out and draw.textlength(out[-1] + " " + word, font=f) <= width:
+        if out and text_width(out[-1] + " " + word, size) <= width:
             out[-1] += " " + word
         else:
             out.append(word)
     if len(out) > lines:
-        out = [*out[: lines - 1], fit(draw, " ".join(out[lines - 1 :]), f, width)]
+        out = [*out[: lines - 1], fit(" ".join(out[lines - 1 :]), size, width)]
     return out
 
 
@@ -85,8 +76,7 @@ def header_height(game: Game, width: int, caption: list[str]) -> int:
 
 
 def caption_lines(game: Game, names: Mapping[str, str] | None, width: int, text: str) -> list[str]:
-    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    return wrap(probe, text, font(CAPTION_SIZE), width - 2 * PAD)
+    return wrap(text, CAPTION_SIZE, width - 2 * PAD)
 
 
 def header_image(
@@ -115,15 +105,13 @@ def header_image(
     )
     title = tr(t.TITLE)
     stamp(image, (PAD + seal + 10, TITLE_H / 2), title, 24, pal.TEXT, bold=True, anchor="lm")
-    title_end = PAD + seal + 14 + draw.textlength(title, font=font(24, bold=True))
-    status_font = font(17, bold=True)
-    status = fit(draw, status, status_font, width - PAD - title_end - 8)
+    title_end = PAD + seal + 14 + text_width(title, 24, bold=True)
+    status = fit(status, 17, width - PAD - title_end - 8, bold=True)
     stamp(image, (width - PAD, TITLE_H / 2), status, 17, pal.TEXT, bold=True, anchor="rm")
 
     n = len(game.players)
     columns = max(1, min(n, (width - PAD) // ENTRY_MIN_W))
     entry_w = (width - PAD * 2) // columns
-    name_font, info_font = font(20, bold=True), font(16)
     for seat, colour in enumerate(game.players):
         row, col = divmod(seat, columns)
         left = PAD + col * entry_w
@@ -141,8 +129,8 @@ def header_image(
         image.paste(icon, (left + 12, top + (ENTRY_H - 30) // 2), icon)
         text_left = left + 52
         tag = tr(t.TO_PLAY) if to_play else (tr(t.WINNER) if winner else "")
-        tag_w = draw.textlength(tag, font=info_font) + 10 if tag else 0
-        name = fit(draw, name_of(names, colour, tr), name_font, entry_w - 60 - tag_w)
+        tag_w = text_width(tag, 16) + 10 if tag else 0
+        name = fit(name_of(names, colour, tr), 20, entry_w - 60 - tag_w, bold=True)
         stamp(image, (text_left, top + 19), name, 20, pal.TEXT, bold=True, anchor="lm")
         if tag:
             tag_colour = pal.LAST if to_play else pal.GOLD
@@ -150,7 +138,7 @@ def header_image(
         info = t.count(game.coins[seat], t.ONE_COIN, t.COINS, tr)
         if not game.is_over:
             info += " · " + t.count(game.tiles_left(seat), t.ONE_TILE_LEFT, t.TILES_LEFT, tr)
-        info = fit(draw, info, info_font, entry_w - 60)  # translations run longer
+        info = fit(info, 16, entry_w - 60)  # translations run longer
         stamp(image, (text_left, top + 41), info, 16, pal.MUTED, anchor="lm")
     rows = -(-n // columns)
     y = TITLE_H + PAD // 2 + rows * ENTRY_H + PAD // 2

@@ -20,8 +20,8 @@ from engine.forbidden_city import Game, Tile
 
 from . import palette as pal
 from . import texts as t
-from .fonts import font, stamp
-from .header import PAD, caption_lines, fit, header_height, header_image, last_move_text, name_of
+from .fonts import fit, stamp
+from .header import PAD, caption_lines, header_height, header_image, last_move_text, name_of
 from .spots import Spot, spots
 from .table import Layout, board_layout, draw_board
 from .texts import Translate
@@ -42,7 +42,9 @@ HAND_W = 2 * MARGIN + 4 * HAND_STEP - 28 + 2 * PAD
 END_ROW = 66
 END_TILE = 48
 
-View = Literal["table", "private", "end"]
+PREVIEW_BAND = 36  # the preview's label band, between the header and the board
+
+View = Literal["table", "private", "end", "preview"]
 Names = Mapping[str, str] | None
 Box = tuple[int, int, int, int]
 
@@ -90,9 +92,11 @@ def plan(
     panel_h = 0
     if view == "private":
         panel_h = HAND_H
+    elif view == "preview":
+        panel_h = PREVIEW_BAND
     elif view == "end":
         panel_h = 44 + END_ROW * len(game.players) + MARGIN
-    above = panel_h if view == "private" else 0
+    above = panel_h if view in ("private", "preview") else 0
     layout = board_layout(game, (width - probe.width) // 2, header_h + above + MARGIN)
     return Plan(width, header_h, caption, panel_h, layout, view == "end")
 
@@ -126,9 +130,17 @@ def _compose(
     status = _status(game, names, tr)
     canvas = Image.new("RGB", (p.width, p.height), pal.TABLE)
     canvas.paste(header_image(game, names, p.width, status, p.caption, tr), (0, 0))
-    draw_board(canvas, game, p.layout, highlight_last=highlight_last, spots=legal, tr=tr)
+    draw_board(
+        canvas,
+        game,
+        p.layout,
+        highlight_last=highlight_last,
+        spots=legal,
+        preview=view == "preview",
+        tr=tr,
+    )
     if panel is not None:
-        top = p.header_h if view == "private" else p.height - p.panel_h
+        top = p.height - p.panel_h if p.panel_below else p.header_h
         panel(canvas, p, top)
     return canvas
 
@@ -163,6 +175,36 @@ def table_png(
 ) -> bytes:
     """The table everyone sees after a move: header, tiles, last tile outlined, rooms closed."""
     return encode(table_image(game, names, highlight_last=highlight_last, tr=tr))
+
+
+def preview_image(game: Game, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
+    """The table after a move not played yet (RGB): a gold band says so across the image and
+    the tile's ring is dashed, so it never passes for the table after a real move."""
+    tr = t.translator(tr)
+
+    def band(canvas: Image.Image, p: Plan, top: int) -> None:
+        draw = ImageDraw.Draw(canvas)
+        draw.rectangle((0, top, p.width, top + PREVIEW_BAND - 1), fill=pal.GOLD)
+        stripe = PREVIEW_BAND // 2
+        for left in (0, p.width - 4 * stripe):  # black and gold stripes at both ends
+            for k in range(4):
+                x = left + k * stripe
+                draw.polygon(
+                    [(x, top + PREVIEW_BAND), (x + stripe // 2, top + PREVIEW_BAND),
+                     (x + stripe, top), (x + stripe // 2, top)],
+                    fill=pal.INK,
+                )  # fmt: skip
+        label = fit(tr(t.PREVIEW).upper(), 20, p.width - 10 * stripe, bold=True)
+        stamp(canvas, (p.width / 2, top + PREVIEW_BAND / 2), label, 20, pal.INK, bold=True,
+              anchor="mm")  # fmt: skip
+
+    return _compose(game, names, "preview", panel=band, tr=tr)
+
+
+def preview_png(game: Game, names: Names = None, *, tr: Translate | None = None) -> bytes:
+    """What a player sees before confirming a move: `game` with the move played, marked as a
+    preview (`cell_box(..., view="preview")` maps its cells)."""
+    return encode(preview_image(game, names, tr=tr))
 
 
 def _seat_index(game: Game, seat: int | str) -> int:
@@ -207,7 +249,7 @@ def private_image(
         title = tr(t.YOUR_TILE).format(who=name_of(names, colour, tr))
         if not legal:
             title = tr(t.YOUR_TILE_FITS_NOWHERE)
-        title = fit(draw, title, font(18, bold=True), p.width - 2 * MARGIN - 4)
+        title = fit(title, 18, p.width - 2 * MARGIN - 4, bold=True)
         stamp(canvas, (MARGIN + 2, top + 18), title, 18, pal.TEXT, bold=True, anchor="lm")
         left0 = (p.width - 4 * HAND_STEP + 28) // 2
         _turns(canvas, hand, colour, left0, top + 36, used)
@@ -248,13 +290,13 @@ def hand_image(
     icon = marker_icon(colour, 30)
     image.paste(icon, (PAD, (HAND_BAND - 30) // 2), icon)
     title = tr(t.YOUR_TILE).format(who=name_of(names, colour, tr))
-    title = fit(draw, title, font(18, bold=True), HAND_W - 2 * PAD - 40)
+    title = fit(title, 18, HAND_W - 2 * PAD - 40, bold=True)
     stamp(image, (PAD + 40, HAND_BAND / 2), title, 18, pal.TEXT, bold=True, anchor="lm")
     hand_left = hand_tile_box(0)[0]
     _turns(image, hand, colour, hand_left, HAND_BAND + MARGIN, {0, 1, 2, 3})
     who = name_of(names, game.current, tr)
     status = tr(t.STATUS_MOVE).format(n=len(game.results) + 1, who=who)
-    status = fit(draw, status, font(17, bold=True), HAND_W - 2 * PAD)
+    status = fit(status, 17, HAND_W - 2 * PAD, bold=True)
     ink = pal.LAST if to_play else pal.MUTED  # bright when it is this seat's turn
     stamp(image, (HAND_W / 2, caption_top + 15), status, 17, ink, bold=True, anchor="mm")
     return image
@@ -305,7 +347,7 @@ def end_image(game: Game, names: Names = None, *, tr: Translate | None = None) -
             codes = ended.revealed.get(colour, [])
             tiles_left = p.width - MARGIN - 12 - len(codes) * (END_TILE + 8)
             name = name_of(names, colour, tr) + (f"  · {tr(t.WINNER)}" if winner else "")
-            name = fit(draw, name, font(20, bold=True), tiles_left - MARGIN - 96)
+            name = fit(name, 20, tiles_left - MARGIN - 96, bold=True)
             stamp(canvas, (MARGIN + 88, mid - 11), name, 20, ink, bold=True, anchor="lm")
             coins = t.count(game.coins[seat], t.ONE_COIN, t.COINS, tr)
             line = tr(t.FINAL_COINS).format(coins=coins, bonus=ended.bonus.get(colour, 0))

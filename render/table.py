@@ -16,7 +16,7 @@ from engine.forbidden_city.board import Placed
 
 from . import palette as pal
 from . import texts as t
-from .fonts import font, stamp
+from .fonts import stamp, text_width
 from .spots import Spot
 from .tiles import cell_art, marker_icon
 
@@ -93,12 +93,14 @@ def board_layout(game: Game, left: int, top: int) -> Layout:
     return Layout(b, cell, band, left + band, top + band)
 
 
-def _art_for(game: Game, placed: Placed, size: int, lit: tuple[int, ...]) -> Image.Image:
+def _art_for(
+    game: Game, placed: Placed, size: int, lit: tuple[int, ...], done: tuple[int, ...]
+) -> Image.Image:
     if placed.tile is None:
-        return cell_art(placed.kind, placed.edges, None, size, lit)
+        return cell_art(placed.kind, placed.edges, None, size, lit, done)
     tile = placed.tile
     seat = game.players[placed.owner] if tile.advisors and placed.owner is not None else None
-    return cell_art(placed.kind, tile.code, seat, size, lit)
+    return cell_art(placed.kind, tile.code, seat, size, lit, done)
 
 
 def last_placed(game: Game) -> TilePlaced | None:
@@ -114,6 +116,15 @@ def last_closed(game: Game) -> list[RoomClosed]:
     return game.results[-1].closed if game.results else []
 
 
+def room_parts(rooms: Iterable[RoomClosed]) -> dict[tuple[int, int], set[int]]:
+    """Cell -> the parts of it that belong to `rooms`."""
+    parts: dict[tuple[int, int], set[int]] = {}
+    for room in rooms:
+        for x, y, part in room.cells:
+            parts.setdefault((x, y), set()).add(part)
+    return parts
+
+
 def draw_board(
     canvas: Image.Image,
     game: Game,
@@ -121,9 +132,11 @@ def draw_board(
     *,
     highlight_last: bool = True,
     spots: Sequence[Spot] = (),
+    preview: bool = False,
     tr: t.Translate = t.english,
 ) -> None:
-    """Paint the board at `layout` onto `canvas` (RGB)."""
+    """Paint the board at `layout` onto `canvas` (RGB); `preview` dashes the last tile's ring
+    (a move shown, not played)."""
     draw = ImageDraw.Draw(canvas)
     b, s = layout.bounds, layout.cell
     gx0, gy0, gx1, gy1 = layout.left, layout.top, *layout.cell_box(b.x0 + b.cols, b.y0 + b.rows)[:2]
@@ -140,19 +153,18 @@ def draw_board(
     _labels(canvas, layout, gx1, gy1)
 
     closed = last_closed(game) if highlight_last else []
-    lit: dict[tuple[int, int], set[int]] = {}
-    for room in closed:
-        for x, y, part in room.cells:
-            lit.setdefault((x, y), set()).add(part)
+    lit = room_parts(closed)
+    done = room_parts(room for result in game.results for room in result.closed)
     for (x, y), placed in game.board.cells.items():
         box = layout.cell_box(x, y)
         parts = tuple(sorted(lit.get((x, y), ())))
-        canvas.paste(_art_for(game, placed, s, parts), box[:2])
+        before = tuple(sorted(done.get((x, y), set()) - set(parts)))
+        canvas.paste(_art_for(game, placed, s, parts, before), box[:2])
 
     if highlight_last:
         placed_event = last_placed(game)
         if placed_event is not None:
-            outline_cell(draw, layout, placed_event.x, placed_event.y)
+            outline_cell(draw, layout, placed_event.x, placed_event.y, dashed=preview)
         for room in closed:
             _badge(canvas, draw, layout, room, tr)
     for spot in spots:
@@ -163,16 +175,31 @@ def outline_width(cell: int) -> int:
     return max(3, round(cell * 0.07))
 
 
-def outline_cell(draw: ImageDraw.ImageDraw, layout: Layout, x: int, y: int) -> None:
-    """The last placed tile: a bright ring straddling the cell border, edged in black."""
+def outline_cell(
+    draw: ImageDraw.ImageDraw, layout: Layout, x: int, y: int, *, dashed: bool = False
+) -> None:
+    """The last placed tile: a bright ring straddling the cell border, edged in black; a
+    previewed tile: gold dashes on black instead."""
     left, top, right, bottom = layout.cell_box(x, y)
     w = outline_width(layout.cell)
     half = w // 2
     outer = (left - half - 1, top - half - 1, right + half, bottom + half)
-    draw.rectangle(outer, outline=pal.OUTLINE, width=1)
-    draw.rectangle(
-        (left - half, top - half, right + half - 1, bottom + half - 1), outline=pal.LAST, width=w
-    )
+    ring = (left - half, top - half, right + half - 1, bottom + half - 1)
+    if not dashed:
+        draw.rectangle(outer, outline=pal.OUTLINE, width=1)
+        draw.rectangle(ring, outline=pal.LAST, width=w)
+        return
+    draw.rectangle(outer, fill=None, outline=pal.OUTLINE, width=w + 2)
+    dash = max(4, layout.cell // 8)
+    x0, y0, x1, y1 = ring
+    for start in range(x0, x1 + 1, 2 * dash):
+        end = min(start + dash - 1, x1)
+        draw.rectangle((start, y0, end, y0 + w - 1), fill=pal.GOLD)
+        draw.rectangle((start, y1 - w + 1, end, y1), fill=pal.GOLD)
+    for start in range(y0, y1 + 1, 2 * dash):
+        end = min(start + dash - 1, y1)
+        draw.rectangle((x0, start, x0 + w - 1, end), fill=pal.GOLD)
+        draw.rectangle((x1 - w + 1, start, x1, end), fill=pal.GOLD)
 
 
 def _labels(canvas: Image.Image, layout: Layout, gx1: int, gy1: int) -> None:
@@ -212,7 +239,6 @@ def _badge(
     """Value of a room just closed and what each seat was paid: `11  ●+11 ■+5`."""
     size = max(12, round(layout.cell * 0.3))
     small_size = round(size * 0.85)
-    big, small = font(size, bold=True), font(small_size, bold=True)
     icon = round(size * 0.9)
     pieces: list[tuple[str, str | None]] = [(str(room.value), None)]
     paid = [(colour, amount) for colour, amount in room.paid.items() if amount]
@@ -223,8 +249,8 @@ def _badge(
     gap = round(size * 0.35)
     widths = []
     for index, (text, seat) in enumerate(pieces):
-        f = big if index == 0 else small
-        widths.append(round(draw.textlength(text, font=f)) + (icon + 2 if seat else 0))
+        text_size = size if index == 0 else small_size
+        widths.append(round(text_width(text, text_size, bold=True)) + (icon + 2 if seat else 0))
     width = sum(widths) + gap * (len(pieces) - 1) + size
     height = round(size * 1.5)
     cx, cy = _room_anchor(layout, room.cells)

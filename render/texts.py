@@ -27,7 +27,8 @@ def translator(tr: Translate | None) -> Translate:
     return english if tr is None else tr
 
 
-# NOTE: the game's name in the title band; "Die Verbotene Stadt" in German editions.
+# NOTE: the game's name in the title band: "Forbidden City" in every edition ("Die Verbotene
+# Stadt" and "Cité interdite" name Randolph & Rüttinger's game, which the bot also plays).
 TITLE: Final = N_("Forbidden City")
 # NOTE: right of the title; {n} is the move number, {who} a player's name.
 STATUS_MOVE: Final = N_("Move {n} · {who} to play")
@@ -82,6 +83,8 @@ END_HINT: Final = N_(
 # NOTE: above the four turns of a player's tile in hand; {who} is that player's name.
 YOUR_TILE: Final = N_("Your tile, {who}: turns clockwise")
 YOUR_TILE_FITS_NOWHERE: Final = N_("Your tile fits nowhere: it will be set aside (discard)")
+# NOTE: on a band across the preview of a move the player has not confirmed yet.
+PREVIEW: Final = N_("Preview: not played yet")
 # NOTE: heading of the ranking under the final table.
 FINAL_RANKING: Final = N_("Final ranking")
 # NOTE: ranking line; {coins} is the "{n} coins" text, {bonus} the coins the end bonus added.
@@ -110,6 +113,7 @@ MESSAGES: Final[tuple[str, ...]] = (
     END_HINT,
     YOUR_TILE,
     YOUR_TILE_FITS_NOWHERE,
+    PREVIEW,
     FINAL_RANKING,
     FINAL_COINS,
 )

@@ -135,11 +135,18 @@ def _diagonal(draw: ImageDraw.ImageDraw, tile: Tile, s: float, t: float) -> None
         _pillar(draw, x, y, t * 0.75, t * 0.22)
 
 
-def _hatch(image: Image.Image, polygon: list[Point], s: int) -> None:
-    """Amber stripes over one room part: marks a room the last move closed."""
+def _hatch(
+    image: Image.Image,
+    polygon: list[Point],
+    s: int,
+    colour: pal.RGB = pal.CLOSED,
+    thin: bool = False,
+) -> None:
+    """Stripes over one room part: amber marks a room the last move closed; thin stripes in
+    the floor's seam colour, a room closed before (it stays visibly done)."""
     mask = Image.new("L", image.size, 0)
     draw = ImageDraw.Draw(mask)
-    step, width = s * 0.16, max(2, round(s * 0.05))
+    step, width = s * 0.16, max(2, round(s * (0.025 if thin else 0.05)))
     offset = -float(s)
     while offset < s:
         draw.line([(offset, s), (offset + s, 0)], fill=255, width=width)
@@ -148,7 +155,7 @@ def _hatch(image: Image.Image, polygon: list[Point], s: int) -> None:
     ImageDraw.Draw(clip).polygon(polygon, fill=255)
     stripes = Image.new("L", image.size, 0)
     stripes.paste(mask, (0, 0), clip)
-    image.paste(pal.CLOSED, (0, 0), stripes)
+    image.paste(colour, (0, 0), stripes)
 
 
 def _dragon(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
@@ -232,19 +239,25 @@ _art: ImageCache[Image.Image] = ImageCache(ART_CACHE_BYTES, image_bytes)
 
 
 def cell_art(
-    kind: str, code: str, seat: str | None, size: int, lit: tuple[int, ...] = ()
+    kind: str,
+    code: str,
+    seat: str | None,
+    size: int,
+    lit: tuple[int, ...] = (),
+    done: tuple[int, ...] = (),
 ) -> Image.Image:
     """One cell, `size` pixels square, RGB, from the cache (callers must not draw on it).
 
     kind is the board's: "tile" or "start" (code: the oriented tile code), "temple" or
     "garden" (code: the edges). `seat` colours the advisors; `lit` lists the parts (or [0] for
-    the temple) to hatch as just closed.
+    the temple) to hatch as just closed, `done` those of rooms closed before.
     """
-    return _art.get((kind, code, seat, size, lit), lambda: _draw_cell(kind, code, seat, size, lit))
+    key = (kind, code, seat, size, lit, done)
+    return _art.get(key, lambda: _draw_cell(kind, code, seat, size, lit, done))
 
 
 def _draw_cell(
-    kind: str, code: str, seat: str | None, size: int, lit: tuple[int, ...]
+    kind: str, code: str, seat: str | None, size: int, lit: tuple[int, ...], done: tuple[int, ...]
 ) -> Image.Image:
     k = SUPERSAMPLE
     s = size * k
@@ -255,6 +268,8 @@ def _draw_cell(
         draw.rectangle((0, 0, s, s), fill=pal.TEMPLE_FLOOR if kind == "temple" else pal.GARDEN)
         if kind == "temple" and 0 in lit:
             _hatch(image, _poly(_PARTS[""][0], s), s)
+        elif kind == "temple" and 0 in done:
+            _hatch(image, _poly(_PARTS[""][0], s), s, pal.SEAM["W"], thin=True)
         (_temple if kind == "temple" else _garden)(draw, s)
         _walls(draw, code, s, t)
         return image.reduce(k)
@@ -264,6 +279,8 @@ def _draw_cell(
         draw.polygon(_poly(parts[index], s), fill=pal.FLOOR[colour])
     for index in lit:
         _hatch(image, _poly(parts[index], s), s)
+    for index in set(done) - set(lit):
+        _hatch(image, _poly(parts[index], s), s, pal.SEAM[tile.colours[index]], thin=True)
     if kind == "tile":  # the seam between two tiles; the start tile is one piece of cardboard
         seam = max(1, k)
         for side in range(4):

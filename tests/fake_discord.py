@@ -360,6 +360,17 @@ class FakeDiscord:
     def dms(self, user: Person) -> list[Sent]:
         return [m for m in self.sent if m.where == "dm" and m.audience == user.id]
 
+    def dm_attempts(self, user: Person) -> int:
+        """Messages the bot tried to send `user` privately, delivered or refused."""
+        return sum(
+            1
+            for method, path in self.requests
+            if method == "POST"
+            and path.startswith("/channels/")
+            and path.endswith("/messages")
+            and self.dm_channels.get(int(path.split("/")[2])) == user.id
+        )
+
     def ephemerals(self, user: Person) -> list[Sent]:
         return [m for m in self.sent if m.where == "ephemeral" and m.audience == user.id]
 
@@ -538,8 +549,14 @@ async def logged_in(client: ClientT) -> AsyncIterator[ClientT]:
 
 async def dispatch(client: discord.Client, payload: Json, timeout: float = 30.0) -> None:
     """Feed an INTERACTION_CREATE to the client and wait for everything it started for it."""
+    await dispatch_all(client, [payload], timeout)
+
+
+async def dispatch_all(client: discord.Client, payloads: list[Json], timeout: float = 30.0) -> None:
+    """Feed many INTERACTION_CREATEs at once, as a busy gateway does, and wait for them all."""
     before = asyncio.all_tasks()
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    for payload in payloads:
+        client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
     started = asyncio.all_tasks() - before
     if started:
         await asyncio.wait_for(asyncio.gather(*started), timeout)

@@ -3,7 +3,10 @@
 It listens on 127.0.0.1, answers the methods the adapter uses the way Telegram documents
 them, and records every call (chat, text or caption, photo bytes, keyboard). Users listed in
 `unreachable` have never opened the bot: sending to their private chat fails with the 403
-Telegram returns for that. Updates are built here as the JSON Telegram would send.
+Telegram returns for that. A chat can be `flood`ed: until the flood ends every message to it
+gets Telegram's 429 with a `retry_after`; a group `migrated` to a supergroup refuses messages
+with the new chat's id; a `failing` chat gets 502s for a while. Updates are built here as the
+JSON Telegram would send.
 
 aiohttp is already installed (discord.py needs it); its server parses the multipart uploads.
 """
@@ -58,6 +61,7 @@ _ADMIN_RIGHTS = (
     "can_delete_stories",
 )
 _CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+_UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
 
 
 @dataclass
@@ -86,6 +90,13 @@ class Call:
         if self.params.get("parse_mode") != "HTML":
             return self.text
         return html.unescape(re.sub(r"<[^>]+>", "", self.text))
+
+    @property
+    def reply_to(self) -> int | None:
+        """The id of the message this one answers, if it was sent as a reply."""
+        parameters = self.params.get("reply_parameters") or {}
+        message_id = parameters.get("message_id")
+        return None if message_id is None else int(message_id)
 
     @property
     def photo(self) -> bytes | None:
@@ -139,6 +150,9 @@ class FakeBotApi:
         self.calls: list[Call] = []
         self.unreachable: set[int] = set()  # users who never opened the private chat
         self.admins: set[tuple[int, int]] = set()  # (chat id, user id)
+        self.floods: dict[int, tuple[float, float]] = {}  # chat id -> (end, retry_after)
+        self.migrated: dict[int, int] = {}  # group id -> the supergroup it became
+        self.failing: dict[int, int] = {}  # chat id -> how many more calls fail with 502
         self.updates: list[dict[str, Any]] = []  # served by getUpdates
         self._updates_ready = asyncio.Event()
         self._message_ids = itertools.count(1)
@@ -185,6 +199,10 @@ class FakeBotApi:
         if handler is None:
             call.failed = f"Not Found: method {method} not implemented by the fake"
             return _error(404, call.failed)
+        refusal = self._refusal(call)
+        if refusal is not None:
+            status, call.failed, parameters = refusal
+            return _error(status, call.failed, parameters)
         status, result = await handler(call)
         if status != 200:
             call.failed = str(result)
@@ -203,6 +221,28 @@ class FakeBotApi:
             "can_read_all_group_messages": False,
             "supports_inline_queries": False,
         }
+
+    def _refusal(self, call: Call) -> tuple[int, str, dict[str, Any]] | None:
+        """Telegram's answer when a message cannot go to its chat right now or any more."""
+        chat_id = call.chat_id
+        if call.method not in ("sendMessage", "sendPhoto") or chat_id is None:
+            return None
+        if self.failing.get(chat_id, 0) > 0:
+            self.failing[chat_id] -= 1
+            return 502, "Bad Gateway", {}
+        if chat_id in self.migrated:
+            new_id = self.migrated[chat_id]
+            return 400, _UPGRADED, {"migrate_to_chat_id": new_id}
+        end, retry_after = self.floods.get(chat_id, (0.0, 0.0))
+        if time.monotonic() < end:
+            description = f"Too Many Requests: retry after {retry_after}"
+            return 429, description, {"retry_after": retry_after}
+        return None
+
+    def flood(self, chat_id: int, seconds: float, retry_after: float) -> None:
+        """Refuse messages to `chat_id` for `seconds` from now with 429 and `retry_after`
+        (Telegram sends whole seconds; fractions keep the tests fast)."""
+        self.floods[chat_id] = (time.monotonic() + seconds, retry_after)
 
     def _message(self, call: Call, **content: Any) -> tuple[int, Any]:
         chat_id = call.chat_id
@@ -325,10 +365,11 @@ class FakeBotApi:
         self.calls.clear()
 
 
-def _error(status: int, description: str) -> web.Response:
-    return web.json_response(
-        {"ok": False, "error_code": status, "description": description}, status=status
-    )
+def _error(status: int, description: str, parameters: dict[str, Any] | None = None) -> web.Response:
+    body: dict[str, Any] = {"ok": False, "error_code": status, "description": description}
+    if parameters:
+        body["parameters"] = parameters
+    return web.json_response(body, status=status)
 
 
 def settings_for(api: FakeBotApi) -> Settings:
@@ -349,13 +390,17 @@ class Harness:
 
     @classmethod
     @asynccontextmanager
-    async def running(cls, api: FakeBotApi, service: GameServiceApi) -> AsyncIterator[Harness]:
-        """Initialised (getMe done) and without rate limits, so a whole game runs quickly;
-        fails the test if a handler raised."""
+    async def running(
+        cls, api: FakeBotApi, service: GameServiceApi, *, production_limits: bool = False
+    ) -> AsyncIterator[Harness]:
+        """Initialised (getMe done) and without rate limits, so a whole game runs quickly,
+        or with the limits the bot runs with; fails the test if a handler raised."""
         app = build_application(
             settings_for(api),
             service,
-            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+            rate_limiter=None
+            if production_limits
+            else AIORateLimiter(overall_max_rate=0, group_max_rate=0),
             deadline_interval=0,
         )
         harness = cls(app, api)
@@ -366,7 +411,11 @@ class Harness:
         app.add_error_handler(record)
         async with app:
             api.clear()
-            yield harness
+            try:
+                yield harness
+            finally:
+                assert app.post_stop is not None
+                await app.post_stop(app)
         assert harness.errors == [], harness.errors
 
     async def feed(self, update: dict[str, Any]) -> list[Call]:

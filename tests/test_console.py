@@ -37,5 +37,26 @@ async def test_run_reads_lines_until_quit(store: Store, tmp_path: Path) -> None:
     service = GameService(store, config, seeds=fixed_seeds())
     lines = iter(["ann new", "bob join", "quit"])
     said: list[str] = []
-    await run(service, tmp_path, read=lambda: next(lines), write=said.append)
+
+    async def read() -> str:
+        return next(lines)
+
+    await run(service, tmp_path, read=read, write=said.append)
     assert any("joins the table (2/4)" in line for line in said)
+
+
+async def test_images_of_a_later_run_never_overwrite_earlier_ones(
+    store: Store, tmp_path: Path
+) -> None:
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
+    first = Console(service, tmp_path)
+    for line in ("ann new", "bob join", "ann start"):
+        await first.handle_line(line)
+    earlier = {path: path.read_bytes() for path in tmp_path.glob("*.png")}
+    assert earlier
+    later = Console(service, tmp_path)  # the next `make run`: a new console, same folder
+    await later.handle_line("ann board")
+    for path, content in earlier.items():
+        assert path.read_bytes() == content, f"{path.name} was overwritten"
+    assert len(list(tmp_path.glob("*.png"))) > len(earlier)

@@ -19,7 +19,7 @@ from PIL import Image
 from bot.actor import Actor
 from bot.discord import FcClient, build_client
 from bot.discord.delivery import chunks
-from bot.replies import Button, Direct, Message, Reply
+from bot.replies import Button, Direct, Message, Reply, mention
 from tests.fake_discord import FakeDiscord, Person, dispatch, fake_discord, logged_in
 
 ALICE = Person(2001, "Alice", locale="fr")
@@ -42,6 +42,7 @@ class Scripted:
     due: list[tuple[str, str, Reply]] = field(default_factory=list)
     hint: Reply = field(default_factory=Reply)
     calls: list[tuple[str, Actor | None, str]] = field(default_factory=list)
+    closed: set[str] = field(default_factory=set)  # platform:user whose DMs refused the bot
     fail: bool = False
 
     async def command(self, actor: Actor, text: str) -> Reply:
@@ -63,6 +64,13 @@ class Scripted:
     ) -> Reply:
         self.calls.append(("dm_failed", None, f"{platform}:{channel_id}:{user_id}"))
         return self.hint
+
+    async def dms_closed(self, platform: str, user_id: str) -> bool:
+        return f"{platform}:{user_id}" in self.closed
+
+    async def dms_refused(self, platform: str, user_id: str) -> None:
+        self.calls.append(("dms_refused", None, f"{platform}:{user_id}"))
+        self.closed.add(f"{platform}:{user_id}")
 
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         mine = [d for d in self.due if platform is None or d[0] == platform]
@@ -182,7 +190,7 @@ async def test_public_and_private_parts_go_to_their_places(
     service.reply = Reply(
         public=[
             Message(
-                "{u:2001} places a tile *here*",
+                f"{mention('2001')} places a tile *here*",
                 image=board,
                 buttons=[[Button("Join", "fc:j:42", "primary"), Button("Start", "fc:st:42")]],
                 names={"2001": "Alice"},
@@ -203,6 +211,35 @@ async def test_public_and_private_parts_go_to_their_places(
     assert private.content == "Your tile" and private.files == [("hand.png", secret)]
     # The secret image is nowhere but in Bob's ephemeral answer.
     assert [m for m in fake.sent if any(data == secret for _, data in m.files)] == [private]
+    assert_settled(fake)
+
+
+@pytest.mark.parametrize("in_dm", [False, True])
+async def test_two_private_messages_are_both_ephemeral(
+    fake: FakeDiscord, client: FcClient, service: Scripted, in_dm: bool
+) -> None:
+    first, second = png("green"), png("yellow")
+    service.reply = Reply(
+        public=[Message("Bob played")],
+        private=[
+            Message("Your new tile", image=first, image_name="your-tile.png"),
+            Message("Your turn again", image=second, image_name="your-turn.png"),
+        ],
+        channel_id=str(fake.channel_id),
+    )
+    command = fake.dm_command_payload if in_dm else fake.command_payload
+    await dispatch(client, command(BOB, "play", spot="3"))
+    assert [m.content for m in fake.channel_messages()] == ["Bob played"]
+    answers = fake.last_interaction().seen_by_user()
+    assert [(m.content, m.where, m.audience) for m in answers] == [
+        ("Your new tile", "ephemeral", BOB.id),
+        ("Your turn again", "ephemeral", BOB.id),
+    ]
+    assert [m.files for m in answers] == [
+        [("your-tile.png", first)],
+        [("your-turn.png", second)],
+    ]
+    assert [m for m in fake.sent if m.where != "ephemeral"] == fake.channel_messages()
     assert_settled(fake)
 
 
@@ -281,7 +318,7 @@ async def test_button_press_reaches_the_service_with_its_data(
     await dispatch(client, fake.command_payload(ALICE, "new"))
     [lobby] = fake.channel_messages()
     service.calls.clear()
-    service.reply = Reply(public=[Message("{u:2002} joins", names={"2002": BOB.name})])
+    service.reply = Reply(public=[Message(f"{mention('2002')} joins", names={"2002": BOB.name})])
     await dispatch(client, fake.press_payload(BOB, lobby, data))
     [(kind, actor, pressed)] = service.calls
     assert (kind, pressed) == ("press", data)
@@ -349,7 +386,7 @@ async def test_buttons_survive_a_restart(fake: FakeDiscord, service: Scripted) -
     assert_settled(fake)
 
 
-async def test_unknown_custom_id_is_not_handled(
+async def test_unknown_custom_id_is_refused_by_the_service_once(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:
     service.reply = Reply(public=[Message("lobby", buttons=[[Button("Join", "fc:j:1")]])])
@@ -357,9 +394,14 @@ async def test_unknown_custom_id_is_not_handled(
     [lobby] = fake.channel_messages()
     lobby.payload["components"][0]["components"][0]["custom_id"] = "other-bot:thing"
     service.calls.clear()
+    service.reply = Reply.error("This button is not valid.")
     await dispatch(client, fake.press_payload(ALICE, lobby, "other-bot:thing"))
-    assert service.calls == []
-    assert fake.last_interaction().callbacks == []
+    assert [(c[0], c[2]) for c in service.calls] == [("press", "other-bot:thing")]
+    assert [m.content for m in fake.last_interaction().seen_by_user()] == [
+        "This button is not valid."
+    ]
+    assert fake.ephemerals(ALICE)[-1].content == "This button is not valid."
+    assert_settled(fake)
 
 
 async def test_spot_autocomplete(fake: FakeDiscord, client: FcClient, service: Scripted) -> None:
@@ -377,7 +419,7 @@ async def test_blocked_turn_notice_tells_the_channel(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:
     fake.blocked_dms.add(BOB.id)
-    service.hint = Reply(public=[Message("{u:2002}, I cannot send you DMs", names={})])
+    service.hint = Reply(public=[Message(f"{mention('2002')}, I cannot send you DMs", names={})])
     service.reply = Reply(
         public=[Message("Alice played")],
         direct=[
@@ -395,6 +437,26 @@ async def test_blocked_turn_notice_tells_the_channel(
     assert fake.dms(BOB) == []
 
 
+async def test_after_a_refused_dm_the_adapter_asks_discord_no_more(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    fake.blocked_dms.add(BOB.id)
+    service.reply = Reply(direct=[Direct(str(BOB.id), Message("reminder"))])
+    await dispatch(client, fake.command_payload(ALICE, "status"))
+    assert fake.dm_attempts(BOB) == 1
+    assert ("dms_refused", None, f"discord:{BOB.id}") in service.calls
+    service.reply = Reply(
+        direct=[
+            Direct(str(BOB.id), Message("Your turn"), turn_notice=True),
+            Direct(str(CAROL.id), Message("FYI")),
+        ]
+    )
+    await dispatch(client, fake.command_payload(ALICE, "play", spot="1"))
+    assert fake.dm_attempts(BOB) == 1  # not asked again
+    assert ("dm_failed", None, f"discord:{fake.channel_id}:{BOB.id}") in service.calls
+    assert [m.content for m in fake.dms(CAROL)] == ["FYI"]
+
+
 async def test_blocked_plain_direct_is_not_reported(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:
@@ -410,7 +472,7 @@ async def test_deadline_loop_delivers_discord_replies(
 ) -> None:
     channel = str(fake.channel_id)
     service.due = [
-        ("discord", channel, Reply(public=[Message("{u:2001}, your turn!")])),
+        ("discord", channel, Reply(public=[Message(f"{mention('2001')}, your turn!")])),
         ("telegram", "-100", Reply(public=[Message("not ours")])),
         ("discord", channel, Reply(direct=[Direct(str(ALICE.id), Message("reminder"))])),
     ]
@@ -435,7 +497,7 @@ async def test_build_client_reads_the_dev_guild(
     await client.close()
 
 
-async def test_descriptions_only_are_translated() -> None:
+async def test_translator_gives_discord_only_what_it_accepts() -> None:
     from discord import Locale, app_commands
 
     from bot.discord.translator import FcTranslator
@@ -446,17 +508,23 @@ async def test_descriptions_only_are_translated() -> None:
     def context(location: app_commands.TranslationContextLocation) -> Any:
         return app_commands.TranslationContext(location=location, data=None)  # type: ignore[call-overload]
 
-    join = app_commands.locale_str("Join")  # a msgid the French catalogue has
-    assert await translator.translate(join, Locale.french, context(where.command_description))
-    assert await translator.translate(join, Locale.french, context(where.command_name)) is None
+    join = app_commands.locale_str("join")
+    assert await translator.translate(join, Locale.french, context(where.command_name)) == (
+        "rejoindre"
+    )
+    label = app_commands.locale_str("Join")  # a msgid the French catalogue has
+    assert await translator.translate(label, Locale.french, context(where.command_description))
+    # "Rejoindre" is no command name for Discord (uppercase): the English one stays.
+    assert await translator.translate(label, Locale.french, context(where.command_name)) is None
+    assert await translator.translate(join, Locale.french, context(where.group_name)) is None
     assert (
         await translator.translate(
-            join, Locale.american_english, context(where.command_description)
+            label, Locale.american_english, context(where.command_description)
         )
         is None
     )
     assert (
-        await translator.translate(join, Locale.japanese, context(where.command_description))
+        await translator.translate(label, Locale.japanese, context(where.command_description))
         is None
     )
     unknown = app_commands.locale_str("no such msgid here")

@@ -24,6 +24,7 @@ from bot.store import Channel, Store
 from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, Person, Sent, dispatch, fake_discord, logged_in
+from tests.late_table import advance
 
 PLAYERS = [
     Person(3001, "Ann"),
@@ -68,6 +69,12 @@ class Spy:
         reply = await self.inner.dm_failed(platform, channel_id, user_id, link)
         self.replies.append(("dm_failed", None, reply))
         return reply
+
+    async def dms_closed(self, platform: str, user_id: str) -> bool:
+        return await self.inner.dms_closed(platform, user_id)
+
+    async def dms_refused(self, platform: str, user_id: str) -> None:
+        await self.inner.dms_refused(platform, user_id)
 
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         due = await self.inner.fire_due(platform)
@@ -368,3 +375,35 @@ async def test_turn_reminder_by_deadline_loop(
     assert await client.delivery.fire_due() == 1
     assert len(fake.dms(first)) == dms + 1
     assert await client.delivery.fire_due() == 0  # claimed: fires once
+
+
+async def test_the_spot_menu_offers_every_spot_in_pages(
+    fake: FakeDiscord, client: FcClient, store: Store
+) -> None:
+    game = Game(fake, store)
+    lobby = await open_table(fake, client, PLAYERS)
+    await dispatch(client, fake.press_payload(PLAYERS[0], lobby, f"fc:st:{fake.channel_id}"))
+    table = await advance(store, game.channel, spots=41)
+    total = len(render.spots(table.load_game()))
+    who = await game.current()
+    assert who is not None
+    await dispatch(client, fake.command_payload(who, "hand"))
+    [page] = fake.last_interaction().seen_by_user()
+    offered: list[str] = []
+    while True:
+        menu = page.menu()
+        assert menu is not None and len(menu["options"]) <= 25  # Discord's limit
+        offered += [option["label"].split(":")[0] for option in menu["options"]]
+        forward = [b for b in page.walk() if b.get("type") == 2 and "▶" in b["label"]]
+        if not forward:
+            break
+        await dispatch(client, fake.press_payload(who, page, forward[0]["custom_id"]))
+        [page] = fake.last_interaction().seen_by_user()
+        assert page.where == "ephemeral" and f"of {total}" in page.content
+    assert offered == [f"Spot {n}" for n in range(1, total + 1)]
+    # The last page's menu works like the first one's.
+    value = menu["options"][-1]["value"]
+    await dispatch(client, fake.press_payload(who, page, menu["custom_id"], values=[value]))
+    rotations = fake.last_interaction().seen_by_user()[-1]
+    assert rotations.custom_ids()[0].startswith("fc:pv:")
+    assert_settled(fake)

@@ -14,7 +14,7 @@ import render
 from bot.actor import Actor
 from bot.config import Settings
 from bot.redis_server import RedisServer
-from bot.replies import Message, Reply
+from bot.replies import Message, Reply, mention
 from bot.service import GameService
 from bot.store import Channel, Store
 from bot.table import Table
@@ -126,7 +126,7 @@ async def test_a_whole_two_player_game(service: GameService, store: Store) -> No
         nxt = await table_of(store)
         if nxt is not None:
             upcoming = current_user(nxt)
-            assert f"{{u:{upcoming}}}" in reply.public[0].text
+            assert mention(upcoming) in reply.public[0].text
             [notice] = reply.direct
             assert notice.user_id == upcoming and notice.turn_notice
             assert is_png(notice.message.image) and notice.message.choices
@@ -282,7 +282,7 @@ async def test_votes_need_the_time_limit(service: GameService) -> None:
 async def test_dm_failure_is_told_in_the_channel_once(service: GameService) -> None:
     await seated(service, ["ann", "bob"])
     first = await service.dm_failed("console", CHANNEL, "bob")
-    assert len(first.public) == 1 and "{u:bob}" in first.public[0].text
+    assert len(first.public) == 1 and mention("bob") in first.public[0].text
     again = await service.dm_failed("console", CHANNEL, "bob")
     assert again.public == []
 
@@ -348,7 +348,7 @@ async def test_redis_down_gives_a_clear_error_and_recovers(
 
 
 def test_message_mentions_are_formatted_per_platform() -> None:
-    message = Message("{u:42} <b> {u:7}", names={"42": "Ann & co"})
+    message = Message(f"{mention('42')} <b> {mention('7')}", names={"42": "Ann & co"})
     out = message.format(lambda uid, name: f"[{name}]", lambda s: s.replace("<", "&lt;"))
     assert out == "[Ann & co] &lt;b> [7]"
 

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import shutil
-import signal
 from pathlib import Path
 
 import pytest
@@ -70,34 +67,6 @@ def test_persistent_data_survives_a_restart(
     assert (server.directory / "dump.rdb").exists()
     with server, redis.Redis.from_url(server.url) as client:
         assert client.get("k") == b"v"
-
-
-def test_a_server_left_by_a_crashed_run_is_stopped(
-    redis_server_factory: RedisServerFactory,
-) -> None:
-    first = redis_server_factory(persistent=True)
-    first.start()
-    orphan = first.pid
-    assert orphan is not None
-    first._process = None  # forget it, as a crashed parent would
-
-    second = RedisServer(
-        directory=first.directory,
-        unix_socket=first.unix_socket,
-        persistent=True,
-        binary=first.binary,
-    )
-    second.start()
-    try:
-        assert second.pid != orphan
-        with pytest.raises(ProcessLookupError):
-            os.kill(orphan, 0)
-        with redis.Redis.from_url(second.url) as client:
-            assert client.ping()
-    finally:
-        second.stop()
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(orphan, signal.SIGKILL)
 
 
 def test_a_failed_start_reports_the_log(redis_server_factory: RedisServerFactory) -> None:

@@ -241,12 +241,16 @@ async def test_private_never_falls_back_to_the_group(
         public=[Message("Alice looks at her tile.")],
         private=[Message("Your tile: aa..G+1A", image=secret), Message("second")],
     )
+    # The service tells the group (once per game) that Alice must open the private chat.
+    service.dm_reply = Reply(
+        public=[Message(f"{mention('101')}, open a private chat.", names={"101": "Alice A."})]
+    )
     await bot.feed(bot.api.command(GROUP, ALICE, "/fc hand"))
+    assert service.dm_failures == [("telegram", str(GROUP), "101")]
     group = bot.api.sent(GROUP)
     assert group[0].text == "Alice looks at her tile."
     hint = group[1]
     assert '<a href="tg://user?id=101">Alice A.</a>' in hint.text
-    assert f"https://t.me/{BOT_USERNAME}?start=fc" in hint.text
     assert all("aa..G" not in c.text and c.photo != secret for c in group)
     assert len(group) == 2
     # The second private message was not even tried once the first could not arrive.

@@ -28,6 +28,7 @@ from bot.table import Table
 from bot.telegram import build_application
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import BOT_USERNAME, Call, FakeBotApi, Harness, TgUser, settings_for
+from tests.late_table import advance
 
 GROUP = -100_777
 CHANNEL = Channel.of("telegram", str(GROUP))
@@ -145,7 +146,9 @@ class Group:
             spot = self.rng.choice(render.spots(game))
             where = f"{spot.x},{spot.y} {self.rng.choice(spot.rotations)}"
             return await self.say(user, f"/fc play {where}")
-        spot = self.rng.choice([b["callback_data"] for b in notice.buttons])
+        spot = self.rng.choice(
+            [b["callback_data"] for b in notice.buttons if b["callback_data"].startswith("fc:sp:")]
+        )
         [rotations] = private_to(await self.press(user, notice, spot), user)
         rotation = self.rng.choice([b["callback_data"] for b in rotations.buttons])
         assert rotation.startswith("fc:pv:")
@@ -261,7 +264,7 @@ async def test_bad_input_is_refused_clearly_and_changes_nothing(bot: Harness, st
         (first, "/fc xyzzy", "Unknown command"),
         (first, "/fc new", "already open"),
         (second, "/fc start", "already started"),
-        (EVE, "/fc abort", "Only the table's creator"),
+        (EVE, "/fc abort", "Only Ann, who opened this table"),
     ]
     for user, text, error in typed:
         calls = await table.say(user, text)
@@ -378,3 +381,29 @@ async def test_a_move_typed_in_the_private_chat_is_shown_in_the_group(
     calls = await group.say(current, f"/fc play {where}", chat=current.id)
     assert await group.state() != before  # the service played the move
     assert [p for p in group_posts(calls) if p.photo and "places a tile" in p.visible]
+
+
+async def test_the_spot_menu_offers_every_spot_in_readable_pages(
+    bot: Harness, store: Store
+) -> None:
+    table = Group(bot, store, [ANN, BEN, CAT, DAN], random.Random(5))
+    await table.open()
+    late = await advance(store, CHANNEL, spots=41)
+    total = len(render.spots(late.load_game()))
+    mover = table.by_id(int(late.user_of(late.load_game().current).user_id))
+    [page] = private_to(await table.say(mover, "/fc hand"), mover)
+    assert is_png(page.photo)
+    offered: list[str] = []
+    while True:
+        spots = [row for row in page.keyboard if row[0]["callback_data"].startswith("fc:sp:")]
+        assert len(spots) <= 5 and all(len(row) <= 4 for row in spots)  # readable on a phone
+        offered += [b["text"].split(":")[0] for row in spots for b in row]
+        forward = [b for b in page.buttons if "▶" in b["text"]]
+        if not forward:
+            break
+        assert forward[0]["callback_data"].startswith("fc:pg:")
+        [page] = private_to(await table.press(mover, page, forward[0]["callback_data"]), mover)
+        assert f"of {total}" in page.text
+    assert offered == [f"Spot {n}" for n in range(1, total + 1)]
+    [rotations] = private_to(await table.press(mover, page, spots[-1][-1]["callback_data"]), mover)
+    assert rotations.buttons[0]["callback_data"].startswith("fc:pv:")

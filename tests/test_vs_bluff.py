@@ -144,3 +144,12 @@ def test_a_successful_bluff_on_the_last_exile_plays_no_extra_turn() -> None:
     assert game.is_over and game.to_act == []
     assert game.hands[0] == ("1H", "1C", "1T", "2H")
     assert game.winners == ["north"]
+
+
+def test_a_believed_bluff_with_another_seats_official_leaves_that_seat_nothing() -> None:
+    game = small_game(["KK", "RR", "GG"], hands=[["2H"], ["3C"], []])
+    game.play("north", "move RR:W")  # east bribed RR, north bribed KK
+    game.play("east", "believe")
+    assert game.hands == [("1H", "2H"), ("3C",), ()]
+    assert game.view("south").revealed == {"north": "KK", "east": "RR"}
+    assert kinds(game) == [("north", "bribe"), ("east", "bribe"), ("south", "rebribe")]

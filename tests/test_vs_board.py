@@ -45,6 +45,13 @@ def test_the_spec_example_board() -> None:
     assert board.doors(1) == (((1, 1), "S"),)
 
 
+def test_a_board_never_changes() -> None:
+    board = Board.parse(SPEC_BOARD)
+    with pytest.raises(AttributeError, match="never changes"):
+        board.width = 5
+    assert board.width == 4
+
+
 def test_board_text_round_trips() -> None:
     board = Board.parse(SPEC_BOARD)
     assert board.to_text() == SPEC_BOARD

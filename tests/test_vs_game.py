@@ -10,7 +10,7 @@ import pytest
 from engine.core.errors import CorruptRecord, IllegalMove
 from engine.core.shape import ToAct
 from engine.verbotene_stadt import dice
-from engine.verbotene_stadt.actions import Bribe
+from engine.verbotene_stadt.actions import Bribe, Pass
 from engine.verbotene_stadt.board import Board
 from engine.verbotene_stadt.cards import ALL_CARDS
 from engine.verbotene_stadt.events import (
@@ -25,7 +25,7 @@ from engine.verbotene_stadt.events import (
 )
 from engine.verbotene_stadt.game import Game
 from engine.verbotene_stadt.movement import can_enter
-from tests.vs_positions import TEN_GONE, seed_for, small_game
+from tests.vs_positions import SMALL_BOARD, TEN_GONE, seed_for, small_game
 
 
 def kinds(game: Game) -> list[tuple[str, str]]:
@@ -90,6 +90,8 @@ def test_other_seats_never_see_a_secret_bribe() -> None:
     public = other.model_dump(exclude={"officials", "legal_actions"})  # every official's name
     assert "RB" not in json.dumps(public)
     assert game.view("north").bribe == "RB"
+    assert game.view("east").bribes == {"north": None, "east": None, "south": None}
+    assert game.view("north").bribes == {"north": "RB", "east": None, "south": None}
     assert game.view(None).actions == [("north", "bribe ?")]
 
 
@@ -374,3 +376,55 @@ def test_actions_from_any_seat_not_waited_for_are_refused_and_change_nothing() -
     assert game.to_act == [ToAct("north", "move")]
     assert Bribe("RR") not in game.legal_actions("east")
     assert len(ALL_CARDS) == 24
+
+
+# ----------------------------------------------------------------- positions
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"officials": {"RR": (1, 1), "KK": (1, 1)}}, "two officials"),
+        ({"officials": {"RR": (0, 0)}}, "cannot stand"),
+        ({"exiled": ["RR"]}, "once"),
+        ({"hands": [["1H"], ["1H"]]}, "24 cards"),
+        ({"piles": {1: ["2H"]}}, "24 cards"),
+        ({"bribes": ["BB", "KK"]}, "on the board"),
+        ({"open_pavilion": 9}, "1 to 8"),
+        ({"mover": 2}, "mover"),
+    ],
+)
+def test_a_bad_position_is_refused(change: dict[str, object], reason: str) -> None:
+    options: dict[str, object] = {
+        "officials": {"RR": (4, 0), "KK": (2, 2)},
+        "open_pavilion": 1,
+        "bribes": ["RR", "KK"],
+        "board": SMALL_BOARD,
+    }
+    options.update(change)
+    with pytest.raises(ValueError, match=reason):
+        Game.from_position(2, **options)  # type: ignore[arg-type]
+
+
+def test_a_spectator_sees_no_bribe_and_no_legal_actions() -> None:
+    game = small_game(["RR", "KK"], hands=[["2H"], []])
+    seen = game.view(None)
+    assert seen.bribe is None and seen.partner_bribe is None and seen.legal_actions == []
+    assert seen.hands == {"north": ["2H"], "east": []}
+    assert seen.pile_sizes[1] == 3 and seen.pile_sizes[2] == 2
+    assert seen.to_act == [("north", "move")]
+    assert seen.officials == {"GG": (0, 1), "KK": (2, 2), "RR": (4, 0)}
+
+
+def test_a_mover_with_no_move_at_all_passes() -> None:
+    board = Board.parse("+-+-+\n|. .|\n+-+-+")
+    game = Game.from_position(
+        2, officials={"RR": (0, 0), "KK": (1, 0)}, open_pavilion=1, bribes=["RR", "KK"], board=board
+    )
+    assert game.legal_actions("north") == [Pass()]
+    game.play("north", "pass")
+    assert kinds(game) == [("east", "move")]
+
+
+def test_a_position_whose_last_official_enters_ends_there() -> None:
+    game = small_game(["RR", "RR"], officials={"RR": (4, 0)})
+    game.play("north", "move RR:W")
+    assert game.is_over and game.winners == ["east"]  # east, after north, took the card

@@ -39,6 +39,12 @@ def check_invariants(game: Game) -> None:
         assert view.partner_bribe == (None if partner is None else game.bribes[partner])
         for other, official in view.revealed.items():
             assert game.bribes[game.players.index(other)] == official
+        for other, known in view.bribes.items():
+            j = game.players.index(other)
+            if j in (index, partner) or j in game.revealed:
+                assert known == game.bribes[j]
+            else:
+                assert known is None
         friends = {seat} | ({game.players[partner]} if partner is not None else set())
         for who, text in view.actions:
             if text.startswith("bribe") and who not in friends:

@@ -13,19 +13,23 @@ printed lines and PNG files.
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from ..actor import Actor
 from ..replies import Message, Reply
 from ..service import GameService
+from .stdin import StdinLines
 
 CHANNEL = "table"
 PROMPT = "> "
+_NUMBERED = re.compile(r"(\d+)-")
 INTRO = (
     "Forbidden City in the terminal. Type '<user> <command>', e.g. 'ann new', 'bob join', "
-    "'ann start', 'bob play 3 1'; 'ann help' lists the commands, 'quit' leaves.\n"
+    "'ann start', 'bob play 3 1'; 'ann help' lists the commands; 'quit', Ctrl-D or Ctrl-C "
+    "leaves.\n"
     "Buttons show as [label: press DATA]; press one with '<user> press DATA'. "
     "Images are written to {images}."
 )
@@ -36,18 +40,28 @@ class Console:
         self.service = service
         self.images = images
         self.channel = channel
-        self._count = 0
+        self._count: int | None = None
 
     def _actor(self, user: str) -> Actor:
         return Actor("console", self.channel, user, user.capitalize())
 
     def _save(self, message: Message) -> str:
+        """Number the image after every one already in the folder, earlier runs' too,
+        and never write over an existing file."""
         assert message.image is not None
         self.images.mkdir(parents=True, exist_ok=True)
-        self._count += 1
-        path = self.images / f"{self._count:04d}-{message.image_name}"
-        path.write_bytes(message.image)
-        return str(path)
+        if self._count is None:
+            numbers = (_NUMBERED.match(p.name) for p in self.images.iterdir())
+            self._count = max((int(m[1]) for m in numbers if m), default=0)
+        while True:
+            self._count += 1
+            path = self.images / f"{self._count:04d}-{message.image_name}"
+            try:
+                with path.open("xb") as file:
+                    file.write(message.image)
+            except FileExistsError:
+                continue
+            return str(path)
 
     def _show(self, where: str, message: Message) -> list[str]:
         text = message.format(lambda uid, name: "@" + uid, lambda s: s)
@@ -96,12 +110,13 @@ class Console:
 async def run(
     service: GameService,
     images: Path,
-    read: Callable[[], str] = lambda: input(PROMPT),
+    read: Callable[[], Awaitable[str]] | None = None,
     write: Callable[[str], object] = print,
 ) -> None:
+    """Read lines until 'quit', end of input (Ctrl-D) or cancellation (Ctrl-C)."""
+    read = read or StdinLines(PROMPT)
     console = Console(service, images)
     write(INTRO.format(images=images))
-    loop = asyncio.get_running_loop()
 
     async def deadlines() -> None:
         while True:
@@ -113,7 +128,7 @@ async def run(
     try:
         while True:
             try:
-                line = await loop.run_in_executor(None, read)
+                line = await read()
             except EOFError:
                 break
             if line.strip().lower() in ("quit", "exit"):

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import tasks
 
 from bot.actor import Actor
+from bot.i18n import N_
 from bot.replies import Reply
 
-from .components import FcButton, FcSelect
+from .components import FcButton, FcSelect, recognised
 from .delivery import PLATFORM, Delivery, Service
 from .translator import FcTranslator
 
@@ -50,40 +51,52 @@ def _failure() -> Reply:
 
 
 class FcCommands(app_commands.Group):
-    """`/fc <subcommand>`: each one only spells out the text the service understands."""
+    """`/fc <subcommand>`: each one only spells out the text the service understands.
+
+    Names and descriptions are marked `N_` for the catalogues: `FcTranslator` gives Discord
+    them in French, Italian and German. Discord still sends the English names back.
+    """
 
     def __init__(self, client: FcClient) -> None:
-        super().__init__(name="fc", description="Play Forbidden City (Reiner Knizia)")
+        super().__init__(name="fc", description=N_("Play Forbidden City (Reiner Knizia)"))
         self.client = client
 
     async def _run(self, interaction: discord.Interaction[Any], text: str) -> None:
         await self.client.handle_command(interaction, text)
 
-    @app_commands.command(description="Open a table in this channel")
-    @app_commands.describe(side="Which side of the start tile to play")
-    async def new(
-        self,
-        interaction: discord.Interaction[Any],
-        side: Literal["beginner", "advanced"] = "beginner",
-    ) -> None:
+    @app_commands.command(name=N_("new"), description=N_("Open a table in this channel"))
+    @app_commands.rename(side=N_("side"))
+    @app_commands.describe(side=N_("Which side of the start tile to play"))
+    @app_commands.choices(
+        side=[
+            app_commands.Choice(name=N_("beginner"), value="beginner"),
+            app_commands.Choice(name=N_("advanced"), value="advanced"),
+        ]
+    )
+    async def new(self, interaction: discord.Interaction[Any], side: str = "beginner") -> None:
         await self._run(interaction, f"new {side}")
 
-    @app_commands.command(description="Take a seat at the table")
+    @app_commands.command(name=N_("join"), description=N_("Take a seat at the table"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "join")
 
-    @app_commands.command(description="Leave the table before the game starts")
+    @app_commands.command(
+        name=N_("leave"), description=N_("Leave the table before the game starts")
+    )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "leave")
 
-    @app_commands.command(description="Start the game with the players seated")
+    @app_commands.command(
+        name=N_("start"), description=N_("Start the game with the players seated")
+    )
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "start")
 
-    @app_commands.command(description="Place your tile")
+    @app_commands.command(name=N_("play"), description=N_("Place your tile"))
+    @app_commands.rename(spot=N_("spot"), rotation=N_("rotation"))
     @app_commands.describe(
-        spot="A spot number from the board image, or x,y",
-        rotation="Quarter turns clockwise (0-3)",
+        spot=N_("A spot number from the board image, or x,y"),
+        rotation=N_("Quarter turns clockwise (0-3)"),
     )
     async def play(
         self,
@@ -101,32 +114,33 @@ class FcCommands(app_commands.Group):
     ) -> list[app_commands.Choice[str]]:
         return await self.client.spot_choices(interaction, current)
 
-    @app_commands.command(description="See your tile (only you see it)")
+    @app_commands.command(name=N_("hand"), description=N_("See your tile (only you see it)"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "hand")
 
-    @app_commands.command(description="Show the board")
+    @app_commands.command(name=N_("board"), description=N_("Show the board"))
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "board")
 
-    @app_commands.command(description="Whose turn it is, and the scores")
+    @app_commands.command(name=N_("status"), description=N_("Whose turn it is, and the scores"))
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "status")
 
-    @app_commands.command(description="The scores")
+    @app_commands.command(name=N_("score"), description=N_("The scores"))
     async def score(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "score")
 
-    @app_commands.command(description="A summary of the rules")
+    @app_commands.command(name=N_("rules"), description=N_("A summary of the rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "rules")
 
-    @app_commands.command(description="End the game in this channel")
+    @app_commands.command(name=N_("abort"), description=N_("End the game in this channel"))
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "abort")
 
-    @app_commands.command(description="The bot's language in this channel")
-    @app_commands.describe(language="Language")
+    @app_commands.command(name=N_("lang"), description=N_("The bot's language in this channel"))
+    @app_commands.rename(language=N_("language"))
+    @app_commands.describe(language=N_("Language"))
     @app_commands.choices(
         language=[
             app_commands.Choice(name="English", value="en"),
@@ -138,24 +152,43 @@ class FcCommands(app_commands.Group):
     async def lang(self, interaction: discord.Interaction[Any], language: str) -> None:
         await self._run(interaction, f"lang {language}")
 
-    @app_commands.command(description="Turn notices by direct message on or off")
-    async def notify(
-        self, interaction: discord.Interaction[Any], setting: Literal["on", "off"]
-    ) -> None:
+    @app_commands.command(
+        name=N_("notify"), description=N_("Turn notices by direct message on or off")
+    )
+    @app_commands.rename(setting=N_("setting"))
+    @app_commands.describe(setting=N_("On: a private message when it is your turn here"))
+    @app_commands.choices(
+        setting=[
+            app_commands.Choice(name=N_("on"), value="on"),
+            app_commands.Choice(name=N_("off"), value="off"),
+        ]
+    )
+    async def notify(self, interaction: discord.Interaction[Any], setting: str) -> None:
         await self._run(interaction, f"notify {setting}")
 
-    @app_commands.command(description="Your games")
+    @app_commands.command(name=N_("games"), description=N_("Your games"))
     async def games(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "games")
 
-    @app_commands.command(description="How to play with this bot")
+    @app_commands.command(name=N_("help"), description=N_("How to play with this bot"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "help")
 
-    @app_commands.command(description="Vote to skip the player who is late, or to end the game")
-    async def vote(
-        self, interaction: discord.Interaction[Any], choice: Literal["skip", "end"]
-    ) -> None:
+    @app_commands.command(
+        name=N_("vote"),
+        description=N_("Vote to skip the player who is late, or to end the game"),
+    )
+    @app_commands.rename(choice=N_("choice"))
+    @app_commands.describe(
+        choice=N_("Skip: a move is played for the late player; end: the game ends")
+    )
+    @app_commands.choices(
+        choice=[
+            app_commands.Choice(name=N_("skip"), value="skip"),
+            app_commands.Choice(name=N_("end"), value="end"),
+        ]
+    )
+    async def vote(self, interaction: discord.Interaction[Any], choice: str) -> None:
         await self._run(interaction, f"vote {choice}")
 
 
@@ -224,6 +257,13 @@ class FcClient(discord.Client):
         await self._answer(
             interaction, lambda actor: self.service.press(actor, data), str(interaction.channel_id)
         )
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A component no dynamic item recognises (an older version's, a mangled id): the
+        service refuses it, so the user gets a reason instead of "This interaction failed"."""
+        if interaction.type is discord.InteractionType.component and not recognised(interaction):
+            data: dict[str, Any] = dict(interaction.data or {})
+            await self.handle_press(interaction, str(data.get("custom_id", "")))
 
     async def spot_choices(
         self, interaction: discord.Interaction[Any], current: str

@@ -8,15 +8,41 @@ every component the bot ever sent and hand the data to the service unchanged.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-__all__ = ["BUTTON_TEMPLATE", "MENU_ID", "FcButton", "FcSelect", "PressHandler"]
+__all__ = ["BUTTON_TEMPLATE", "MENU_ID", "FcButton", "FcSelect", "PressHandler", "recognised"]
 
 # The service's button data starts with "fc:"; anything printable after that is its business.
 BUTTON_TEMPLATE = re.compile(r"(?P<data>fc:[\x21-\x7e]{1,97})")
 MENU_ID = "fcmenu"  # the one spot menu a message may carry; its options carry the data
+
+
+def recognised(interaction: discord.Interaction[Any]) -> bool:
+    """Whether `FcButton` or `FcSelect` below answers this component interaction: discord.py
+    hands one to them only if its id fits their template and its message carries it. Discord
+    tells the user "This interaction failed" about any other, so the client answers those."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    kind = int(data.get("component_type", 0))
+    if interaction.message is None:
+        return False
+    if BUTTON_TEMPLATE.fullmatch(custom_id) is None and not (
+        custom_id == MENU_ID and kind == discord.ComponentType.select.value
+    ):
+        return False
+    return any(
+        component.type.value == kind and getattr(component, "custom_id", None) == custom_id
+        for component in _walk(interaction.message.components)
+    )
+
+
+def _walk(components: Sequence[Any]) -> Iterator[Any]:
+    for component in components:
+        yield component
+        yield from _walk(getattr(component, "children", ()))
 
 
 @runtime_checkable

@@ -56,6 +56,10 @@ class Service(Protocol):
         self, platform: str, channel_id: str, user_id: str, link: str | None = None
     ) -> Reply: ...
 
+    async def dms_closed(self, platform: str, user_id: str) -> bool: ...
+
+    async def dms_refused(self, platform: str, user_id: str) -> None: ...
+
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]: ...
 
 
@@ -182,13 +186,20 @@ class Delivery:
                 await self.to_channel(channel_id, message)
 
     async def to_user(self, user_id: str, message: Message) -> bool:
-        """DM one user; False if Discord refuses (DMs closed, bot blocked, unknown user)."""
+        """DM one user; False if Discord refuses (DMs closed, bot blocked, unknown user).
+
+        After a refusal the bot stops asking for a while (the service says how long): Discord
+        counts every refused request against the bot, and nothing changes between turns."""
+        if await self.service.dms_closed(PLATFORM, user_id):
+            return False
         try:
             channel = await self.client.create_dm(discord.Object(int(user_id)))
             for kwargs in _pieces(message):
                 await channel.send(**kwargs)
         except discord.Forbidden as error:
-            if error.code != CANNOT_DM:
+            if error.code == CANNOT_DM:
+                await self.service.dms_refused(PLATFORM, user_id)
+            else:
                 log.warning("DM to %s refused: %s", user_id, error)
             return False
         except (discord.NotFound, ValueError):

@@ -15,7 +15,7 @@ from typing import Any, Final, TypeAlias
 
 from telegram import BotCommand, Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, UpdateType
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -39,6 +39,9 @@ from .delivery import Delivery, alert_text
 log = logging.getLogger(__name__)
 
 DEADLINE_INTERVAL: Final = 30.0
+# At shutdown, how long messages still queued (a flooded chat) may take to leave. A turn
+# notice dropped then is sent again by the turn's reminder, which Redis keeps.
+DRAIN_GRACE: Final = 5.0
 ALLOWED_UPDATES: Final = [UpdateType.MESSAGE, UpdateType.CALLBACK_QUERY]
 _ADMIN: Final = {ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER}
 # Where the service honours admin rights; looked up only then (one getChatMember call).
@@ -123,7 +126,7 @@ class TelegramAdapter:
         first = text.split(maxsplit=1)[0].lower() if text else ""
         actor = await self.actor(chat, user, admin_check=first in ADMIN_COMMANDS)
         reply = await self.service.command(actor, text)
-        await self.deliver(reply, actor, user)
+        await self.deliver(reply, actor, user, command=message)
 
     async def on_start(self, update: Update, context: Context) -> None:
         """`/start` (or the `?start=fc` deep link) in private: the service's welcome."""
@@ -147,23 +150,30 @@ class TelegramAdapter:
             await self._answer(query.answer(alert_text(reply), show_alert=True))
             return
         await self._answer(query.answer())
-        await self.deliver(reply, actor, user, query.data)
+        await self.deliver(reply, actor, user)
 
     @staticmethod
     async def _answer(answering: Awaitable[bool]) -> None:
-        # A query older than ~15 s cannot be answered any more; the press still counted.
-        with contextlib.suppress(BadRequest):
+        # A query older than ~15 s cannot be answered any more, and a flood-limited answer
+        # cannot wait: the press still counted.
+        with contextlib.suppress(BadRequest, RetryAfter):
             await answering
 
     async def deliver(
-        self, reply: Reply, actor: Actor, user: User, data: str | None = None
+        self, reply: Reply, actor: Actor, user: User, command: Message | None = None
     ) -> None:
+        """Deliver `reply`; its public part answers `command` when it goes to the chat the
+        command was typed in (the board photo under `/fc play`)."""
+        channel = game_channel(reply, actor)
         await self.delivery.reply(
             reply,
-            channel_id=game_channel(reply, actor),
+            channel_id=channel,
             actor_id=actor.user_id,
             actor_name=actor.name,
             language=self.language(user),
+            command_id=command.message_id
+            if command is not None and str(command.chat_id) == channel
+            else None,
         )
 
     async def _refuse_anonymous(self, message: Message, chat: Chat, user: User) -> bool:
@@ -175,7 +185,7 @@ class TelegramAdapter:
             self.language(user),
             "Anonymous admins and channels cannot play: send the command as yourself.",
         )
-        await self.delivery.public(str(chat.id), ReplyMessage(note))
+        await self.delivery.public(str(chat.id), ReplyMessage(note), reply_to=message.message_id)
         return True
 
     async def fire_due(self) -> None:
@@ -208,6 +218,7 @@ class TelegramAdapter:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self.delivery.outbox.close(DRAIN_GRACE)
 
 
 async def _log_error(update: object, context: Context) -> None:
@@ -234,7 +245,9 @@ def build_application(
         .token(settings.telegram_token.get_secret_value())
         .base_url(settings.telegram_base_url)
         .base_file_url(file_url(settings.telegram_base_url))
-        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+        # No retries there: it would pause every chat while one waits out its flood
+        # limit. The per-chat queues of `Delivery` retry instead.
+        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=0))
         .concurrent_updates(32)
         .job_queue(None)
         .build()

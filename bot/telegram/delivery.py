@@ -3,7 +3,9 @@
 Public messages go to the group, private ones to the acting user's private chat (on Telegram
 a user's private chat id is their user id) and directs to other users' private chats. A
 private message that cannot be delivered is never posted in the group instead, since it may
-hold a hand: the group only learns, with a mention, that the user must open the bot first.
+hold a hand: the group learns once per game, with a mention, that the user must open the bot
+first, and a refused command is answered under it in the group. Everything goes out through
+per-chat queues (`outbox.py`), so a chat under Telegram's flood limit holds up no other chat.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 import html
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from functools import partial
 from typing import Final
 
 from telegram import (
@@ -20,14 +23,16 @@ from telegram import (
     InlineKeyboardMarkup,
     InputFile,
     LinkPreviewOptions,
+    ReplyParameters,
 )
 from telegram.constants import CallbackQueryLimit, MessageLimit, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.i18n import tr
 from bot.replies import Button, Message, Reply, mention
 
 from .contract import PLATFORM, GameServiceApi
+from .outbox import ChatId, Outbox, Parcel, Step
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +91,7 @@ def _button(button: Button) -> InlineKeyboardButton:
 def split_text(message: Message, limit: int = TEXT_LIMIT) -> list[Message]:
     """Pieces of `message` (text only) that each fit in one Telegram message.
 
-    Splits between lines, else between words, so a `{u:id}` mention is never cut.
+    Splits between lines, else between words, so a mention is never cut.
     """
     if visible_length(message) <= limit and len(to_html(message)) <= limit:
         return [Message(message.text, names=message.names)]
@@ -143,38 +148,69 @@ def chat_ref(chat_id: int | str) -> int | str:
         return chat_id
 
 
-async def send(bot: Bot, chat_id: int | str, message: Message) -> None:
-    """One `Message` as one or more Bot API calls; the keyboard goes on the last one."""
-    chat_id = chat_ref(chat_id)
+def plan(bot: Bot, message: Message, reply_to: int | None = None) -> list[Step]:
+    """One `Message` as the Bot API calls that send it; the keyboard goes on the last one,
+    and the first answers the message `reply_to` (a command), if given."""
     markup = keyboard(message)
     caption = to_html(message)
+    answer = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+    steps: list[Step] = []
     if message.image is not None:
-        photo = InputFile(message.image, filename=message.image_name)
         short = visible_length(message) <= CAPTION_LIMIT and len(caption) <= CAPTION_LIMIT
         if short or not message.text.strip():
-            await bot.send_photo(
-                chat_id,
-                photo,
-                caption=caption or None,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-            )
-            return
-        await bot.send_photo(chat_id, photo)
+            return [_photo(bot, message, answer, caption or None, markup)]
+        steps.append(_photo(bot, message, answer, None, None))
+        answer = None
     pieces = split_text(message) if message.text.strip() else []
     if not pieces:
         if markup is None:
-            return
+            return steps
         # Buttons need a text to hang on.
         pieces = [Message(message.choices_placeholder or "…")]
     for index, piece in enumerate(pieces):
-        await bot.send_message(
-            chat_id,
-            to_html(piece),
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup if index == len(pieces) - 1 else None,
-            link_preview_options=_NO_PREVIEW,
+        last = index == len(pieces) - 1
+        steps.append(_text(bot, to_html(piece), answer, markup if last else None))
+        answer = None
+    return steps
+
+
+def _photo(
+    bot: Bot,
+    message: Message,
+    answer: ReplyParameters | None,
+    caption: str | None,
+    markup: InlineKeyboardMarkup | None,
+) -> Step:
+    image = message.image
+    assert image is not None
+
+    async def call(chat_id: ChatId) -> object:
+        return await bot.send_photo(
+            chat_ref(chat_id),
+            InputFile(image, filename=message.image_name),
+            caption=caption,
+            parse_mode=ParseMode.HTML if caption else None,
+            reply_markup=markup,
+            reply_parameters=answer,
         )
+
+    return call
+
+
+def _text(
+    bot: Bot, text: str, answer: ReplyParameters | None, markup: InlineKeyboardMarkup | None
+) -> Step:
+    async def call(chat_id: ChatId) -> object:
+        return await bot.send_message(
+            chat_ref(chat_id),
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            link_preview_options=_NO_PREVIEW,
+            reply_parameters=answer,
+        )
+
+    return call
 
 
 def deep_link(bot: Bot) -> str:
@@ -198,12 +234,14 @@ def alert_text(reply: Reply) -> str:
 
 
 class Delivery:
-    """Sends replies for one bot, reporting undeliverable turn notices to the service."""
+    """Sends replies for one bot through its per-chat `Outbox`, and decides what the group
+    learns when a private message cannot be delivered."""
 
     def __init__(self, bot: Bot, service: GameServiceApi, default_language: str) -> None:
         self.bot = bot
         self.service = service
         self.default_language = default_language
+        self.outbox = Outbox(undeliverable)
 
     async def reply(
         self,
@@ -213,62 +251,103 @@ class Delivery:
         actor_id: str | None = None,
         actor_name: str = "",
         language: str | None = None,
+        command_id: int | None = None,
     ) -> None:
-        """Deliver everything in `reply`; `channel_id` is the group the public part goes to."""
-        await self._reply(reply, channel_id, actor_id, actor_name, language, report_dm=True)
+        """Deliver everything in `reply`; `channel_id` is the group the public part goes to,
+        `command_id` the command typed there that the reply answers."""
+        await self._reply(
+            reply, channel_id, actor_id, actor_name, language, command_id, report_dm=True
+        )
 
     async def _reply(
         self,
         reply: Reply,
-        channel_id: str,
+        channel: str,
         actor_id: str | None,
         actor_name: str,
         language: str | None,
+        command_id: int | None,
         *,
         report_dm: bool,
     ) -> None:
-        channel = channel_id
         for message in reply.public:
-            await self.public(channel, message)
+            await self.public(channel, message, reply_to=command_id)
         if reply.private:
             if actor_id is None:
                 log.error("private messages with nobody to send them to; dropped")
-            elif not await self._private(actor_id, reply.private) and channel != actor_id:
-                hint = open_chat_hint(
-                    self.bot, actor_id, actor_name, language or self.default_language
+            else:
+                unreachable = partial(
+                    self._actor_unreachable,
+                    reply,
+                    channel,
+                    actor_id,
+                    actor_name,
+                    language,
+                    command_id,
+                    report_dm,
                 )
-                await self.public(channel, hint)
+                await self.private(
+                    actor_id,
+                    reply.private,
+                    # In the private chat itself there is no group to tell.
+                    on_unreachable=unreachable if channel != actor_id else None,
+                )
         for direct in reply.direct:
-            if await self._private(direct.user_id, [direct.message]):
-                continue
-            if direct.turn_notice and report_dm:
-                follow_up = await self.service.dm_failed(
-                    PLATFORM, channel, direct.user_id, deep_link(self.bot)
-                )
-                # A hint's own undeliverable notices are not reported again: no loops.
-                await self._reply(follow_up, channel, None, "", language, report_dm=False)
+            notice = direct.turn_notice
+            await self.private(
+                direct.user_id,
+                [direct.message],
+                # A newer turn notice of the same game replaces one still waiting.
+                key=(channel, "turn") if notice else None,
+                on_unreachable=partial(self._dm_failed, channel, direct.user_id, language)
+                if notice and report_dm
+                else None,
+            )
 
-    async def public(self, channel_id: str, message: Message) -> None:
-        """Post in a group; a group upgraded to a supergroup is followed once."""
-        try:
-            await send(self.bot, channel_id, message)
-        except ChatMigrated as migrated:
-            log.warning("chat %s moved to %s", channel_id, migrated.new_chat_id)
-            try:
-                await send(self.bot, migrated.new_chat_id, message)
-            except TelegramError:
-                log.exception("could not post in %s", migrated.new_chat_id)
-        except TelegramError:
-            log.exception("could not post in %s", channel_id)
+    async def _actor_unreachable(
+        self,
+        reply: Reply,
+        channel: str,
+        actor_id: str,
+        actor_name: str,
+        language: str | None,
+        command_id: int | None,
+        report_dm: bool,
+    ) -> None:
+        """The answer to what a user did could not reach them privately.
 
-    async def _private(self, user_id: str, messages: Sequence[Message]) -> bool:
-        """Send to a user's private chat; False if the user cannot be reached there."""
-        for message in messages:
-            try:
-                await send(self.bot, user_id, message)
-            except TelegramError as error:
-                if undeliverable(error):
-                    log.info("user %s cannot be reached in private: %s", user_id, error)
-                    return False
-                log.exception("could not send to user %s", user_id)
-        return True
+        A refused command is answered in the group, under the command (a refusal holds no
+        secret); a command with nothing public to show gets the hint there, since its author
+        waits for an answer; anything else tells the group once per game (`dm_failed`).
+        """
+        if command_id is not None and not reply.ok:
+            for message in reply.private:
+                refusal = Message(message.text, names=message.names)
+                await self.public(channel, refusal, reply_to=command_id)
+        elif command_id is not None and not reply.public:
+            hint = open_chat_hint(self.bot, actor_id, actor_name, language or self.default_language)
+            await self.public(channel, hint, reply_to=command_id)
+        elif report_dm:
+            await self._dm_failed(channel, actor_id, language)
+
+    async def _dm_failed(self, channel: str, user_id: str, language: str | None) -> None:
+        follow_up = await self.service.dm_failed(PLATFORM, channel, user_id, deep_link(self.bot))
+        # A hint's own undeliverable messages are not reported again: no loops.
+        await self._reply(follow_up, channel, None, "", language, None, report_dm=False)
+
+    async def public(self, channel_id: str, message: Message, reply_to: int | None = None) -> None:
+        """Post in a group (a group upgraded to a supergroup is followed once)."""
+        await self.outbox.send(Parcel(channel_id, [plan(self.bot, message, reply_to)]))
+
+    async def private(
+        self,
+        user_id: str,
+        messages: Sequence[Message],
+        *,
+        key: Hashable | None = None,
+        on_unreachable: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """Send to a user's private chat; if they cannot be reached there, the rest of
+        `messages` is not tried and `on_unreachable` runs."""
+        steps = [plan(self.bot, message) for message in messages]
+        await self.outbox.send(Parcel(user_id, steps, key=key, on_unreachable=on_unreachable))

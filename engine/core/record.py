@@ -11,10 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from pydantic import BaseModel, ValidationError
+
 from .errors import CorruptRecord
 from .shape import Engine
 
 G = TypeVar("G", bound=Engine[Any])
+R = TypeVar("R", bound=BaseModel)
+
+
+def parse(model: type[R], text: str | bytes) -> R:
+    """The record `model` read from JSON text, or CorruptRecord saying it is not one."""
+    try:
+        return model.model_validate_json(text)
+    except ValidationError as err:
+        raise CorruptRecord(f"not a game record: {err.error_count()} error(s)") from None
 
 
 def replay(

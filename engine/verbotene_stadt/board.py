@@ -2,9 +2,10 @@
 
 A board never changes during a game, so everything the movement rules ask again and again is
 computed once here: for each square and direction the squares a slide passes over until the first
-wall, frame, roof or pavilion (a "ray"), and which pavilion, if any, the step after the ray's last
-square would enter through a door. Squares are numbered `y * width + x` inside; the public API
-speaks in `(x, y)` squares.
+wall, frame, roof or pavilion (a "ray": `ray_bits` as a bit mask, `ray_ends` its last square),
+and which pavilion, if any, the step after the ray's last square would enter through a door
+(`ray_enters`). Squares are numbered `y * width + x` inside; the public API speaks in `(x, y)`
+squares.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class Board:
 
     def __init__(self, kinds: list[list[str]], walls: set[tuple[int, int]]) -> None:
         """`kinds[y][x]` is a square's character; `walls` holds (square index, direction index)
-        for each walled edge, both sides (the frame needs not be listed)."""
+        for each walled edge, both sides (the frame need not be listed)."""
         self.height = len(kinds)
         self.width = len(kinds[0])
         w, h = self.width, self.height
@@ -108,6 +109,11 @@ class Board:
         self.ray_bits: tuple[int, ...] = tuple(bits)
         self.ray_enters: tuple[int, ...] = tuple(enters)
         self.ray_ends: tuple[int, ...] = tuple(ray[-1] if ray else -1 for ray in rays)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, name):
+            raise AttributeError(f"a board never changes: {name} is set once")
+        object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------ reading
     def contains(self, sq: Square) -> bool:

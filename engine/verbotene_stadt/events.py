@@ -40,6 +40,8 @@ class OfficialMoved:
     slides: tuple[str, ...]
     start: tuple[int, int]
     end: tuple[int, int] | None  # None: entered the open pavilion
+    # where each slide stopped; for an entry the last is the square before the door
+    path: tuple[tuple[int, int], ...] = ()
     kind: Literal["moved"] = "moved"
 
 

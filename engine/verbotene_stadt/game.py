@@ -144,6 +144,9 @@ class Game:
         self.results: list[ActionResult] = []
         self.ended: GameEnded | None = None
         self.position: dict[str, Any] | None = None  # set by from_position, kept in the record
+        # what the table shows of the latest turn: its last move and the fate dice it rolled
+        self.last_move: tuple[OfficialMoved, int | None] | None = None  # and the pavilion entered
+        self.turn_rolls: tuple[FateRolled, ...] = ()
 
     # ------------------------------------------------------------ positions
     @classmethod
@@ -255,6 +258,16 @@ class Game:
             return [ToAct(names[self.takes[0].chooser], "take")]
         return []
 
+    def _waits_for(self, index: int) -> bool:
+        """Whether seat `index` is in `to_act` (without building it)."""
+        if self.phase == "move":
+            return index == self.mover
+        if self.phase == "bribe":
+            return index in self.deciding
+        if self.phase == "answer":
+            return self.entry is not None and index == self.entry.asking[0]
+        return self.phase == "take" and index == self.takes[0].chooser
+
     def bluff_in_play(self) -> bool:
         """The mover holds a card and so does another seat: any official may enter."""
         if not self.hands[self.mover]:
@@ -286,18 +299,20 @@ class Game:
         return []
 
     def move_actions(self) -> list[Action]:
-        """Every legal move of the mover (each distinct outcome once), then `pass` if allowed."""
+        """Every legal move of the mover (each distinct outcome once), then `pass` if allowed:
+        after a first move, or when no official can move at all (a turn is never stuck)."""
         found: list[Action] = []
         bluff = self.bluff_in_play()
         own = self.bribes[self.mover]
         board, at, open_pavilion = self.board, self.at, self.open
+        new = tuple.__new__  # MoveOfficial(code, slides) without the keyword handling: hot path
         for code in OFFICIALS:
             if code not in at:
                 continue
             for move in moves(board, at, code, open_pavilion):
                 if move.end is not None or bluff or code == own:
-                    found.append(MoveOfficial(code, move.slides))
-        if self.moves_made:
+                    found.append(new(MoveOfficial, (code, move.slides)))
+        if self.moves_made or not found:  # a first move is compulsory, if there is one
             found.append(PASS)
         return found
 
@@ -340,9 +355,8 @@ class Game:
         if self.is_over:
             raise IllegalMove("the game is over")
         index = self.seat_index(seat)
-        waiting = self.to_act
-        if not any(t.seat == seat for t in waiting):
-            who = ", ".join(f"{t.seat} ({t.kind})" for t in waiting)
+        if not self._waits_for(index):
+            who = ", ".join(f"{t.seat} ({t.kind})" for t in self.to_act)
             raise IllegalMove(f"it is not {seat}'s decision now: waiting for {who}")
         events: list[Event] = []
         if self.phase == "bribe":
@@ -353,8 +367,9 @@ class Game:
             self._answer(index, action, events)
         else:
             self._take(index, action, events)
-        result = ActionResult(seat, str(action), events)
-        self.log.append((seat, str(action)))
+        text = str(action)
+        result = ActionResult(seat, text, events)
+        self.log.append((seat, text))
         self.results.append(result)
         return result
 
@@ -407,7 +422,7 @@ class Game:
 
     def _move(self, action: Action, events: list[Event]) -> None:
         if isinstance(action, Pass):
-            if not self.moves_made:
+            if not self.moves_made and self.move_actions() != [PASS]:
                 raise IllegalMove("the first move of a turn is compulsory")
             self._end_turn("pass", events)
             return
@@ -417,14 +432,19 @@ class Game:
         if code not in self.at:
             raise IllegalMove(f"{code} is not on the board")
         start = self.at[code]
-        end = follow(self.board, self.at, code, action.slides, self.open)
+        trail: list[Square] = []
+        end = follow(self.board, self.at, code, action.slides, self.open, trail)
         if end is None and not self.may_enter(code):
             raise IllegalMove(
                 "until you and another player hold a card, only the official you bribed "
                 "may enter a pavilion"
             )
         mover = self.players[self.mover]
-        events.append(OfficialMoved(mover, code, action.slides, start, end))
+        moved = OfficialMoved(mover, code, action.slides, start, end, tuple(trail))
+        events.append(moved)
+        self.last_move = (moved, self.open if end is None else None)
+        if not self.moves_made:
+            self.turn_rolls = ()
         self.moves_made += 1
         if end is None:
             self._enter(code, events)
@@ -436,7 +456,9 @@ class Game:
         roller = (self.mover + 1) % len(self.players)
         die = self.moves_made - 1
         face = dice.fate(self.seed, self._roll(), die)
-        events.append(FateRolled(self.players[roller], dice.FATE_NAMES[die], face))
+        rolled = FateRolled(self.players[roller], dice.FATE_NAMES[die], face)
+        events.append(rolled)
+        self.turn_rolls += (rolled,)
         if face == "black":
             self._end_turn("black", events)
         elif face == "pavilion":
@@ -576,7 +598,7 @@ class Game:
         self._after_entry(self.entered, events)
 
     def _after_entry(self, exiled: str, events: list[Event]) -> None:
-        if len(self.exiled) >= LAST_EXILE:
+        if len(self.exiled) >= LAST_EXILE or not self.at:  # (none left: a small test position)
             self._finish(events)
             return
         self.phase = "bribe"
@@ -595,7 +617,8 @@ class Game:
 
     # ------------------------------------------------------------ copies
     def copy(self) -> Game:
-        """An independent copy for search (shares only immutable parts and the history)."""
+        """An independent copy for search: it shares only immutable parts (board, tuples, the
+        start position), keeps the action log and starts with no `results`."""
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
         other.at = dict(self.at)

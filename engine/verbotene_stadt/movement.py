@@ -198,9 +198,11 @@ def follow(
     official: str,
     slides: Sequence[str],
     open_pavilion: int | None,
+    trail: list[Square] | None = None,
 ) -> Square | None:
     """Where the given slides take `official` (None: into the open pavilion), or IllegalMove
-    saying which slide breaks which rule."""
+    saying which slide breaks which rule. `trail`, if given, receives the square where each
+    slide stopped (for an entry, the square before the door), for drawing the path."""
     origin = _origin(board, at, official)
     if not slides:
         raise IllegalMove("a move needs at least one slide")
@@ -222,11 +224,16 @@ def follow(
             raise IllegalMove(f"slide {n}: {official} cannot slide {name} from {x},{y}")
         if stop == _ENTERS:
             over = "it entered the pavilion"
+            if trail is not None:
+                end = -1 if board.one_step[i] else board.ray_ends[i * 4 + d]
+                trail.append(board.square(end if end >= 0 else i))
             i = -1
             continue
         if board.one_step[i]:
             over = f"a slide from the start square {x},{y} goes one square"
         i, last = stop, d
+        if trail is not None:
+            trail.append(board.square(i))
         if not over and all(_slide(board, occ, i, t, open_p) == _STUCK for t in _TURNS[d]):
             ex, ey = board.square(i)
             over = f"{ex},{ey} is a dead end"

@@ -2,8 +2,9 @@
 
 - `random`: any legal action.
 - `simple`: enter with its own official when it can, else a random move of a random official
-  (never a bluff); bribes at random, keeps its bribe when allowed, always believes, takes the
-  card that helps its score most.
+  (never a bluff); bribes at random an official off the start squares (one on them moves a
+  single square), keeps its bribe when allowed, always believes, takes the card that helps its
+  score most.
 - `greedy`: `simple`, but bribes an official that can reach the open pavilion at once, bluffs
   when its own official cannot enter and another can, and doubts an entry now and then.
 """
@@ -58,12 +59,18 @@ def random_move(game: Game, rng: random.Random) -> Action:
     return rng.choice(game.legal_actions(game.players[game.mover]))
 
 
+def free_officials(game: Game) -> list[str]:
+    """Officials off the start squares (they slide far), or all of them if none is."""
+    free = [code for code, sq in game.at.items() if not game.board.is_start(sq)]
+    return sorted(free or game.at)
+
+
 def choose_simple(game: Game, seat: str, rng: random.Random) -> Action:
     kind = next(t.kind for t in game.to_act if t.seat == seat)
     if kind == "rebribe":
         return KEEP
     if kind == "bribe":
-        return Bribe(rng.choice(sorted(game.at)))
+        return Bribe(rng.choice(free_officials(game)))
     if kind == "answer":
         return BELIEVE
     if kind == "take":
@@ -89,20 +96,21 @@ def choose_greedy(game: Game, seat: str, rng: random.Random) -> Action:
         near = reaching(game)
         if near:
             return Bribe(rng.choice(near))
-        return KEEP if kind == "rebribe" else Bribe(rng.choice(sorted(game.at)))
+        return KEEP if kind == "rebribe" else Bribe(rng.choice(free_officials(game)))
     if kind == "answer":
         return DOUBT if DOUBT in game.legal_actions(seat) and rng.random() < 0.2 else BELIEVE
-    if kind == "move" and game.bluff_in_play():
+    open_pavilion = game.open
+    if kind == "move" and open_pavilion is not None and game.bluff_in_play():
         own = game.bribes[game.mover]
-        if own is None or own not in game.at or game.open is None:
-            near = reaching(game)
-        else:
-            near = [] if can_enter(game.board, game.at, own, game.open) else reaching(game)
-        if near:
-            code = rng.choice(near)
-            entering = can_enter(game.board, game.at, code, game.open)  # type: ignore[arg-type]
-            assert entering is not None
-            return MoveOfficial(code, entering.slides)
+        if (
+            own is None
+            or own not in game.at
+            or not can_enter(game.board, game.at, own, open_pavilion)
+        ):
+            for code in rng.sample(sorted(game.at), len(game.at)):
+                entering = can_enter(game.board, game.at, code, open_pavilion)
+                if entering is not None:  # a bluff
+                    return MoveOfficial(code, entering.slides)
     return choose_simple(game, seat, rng)
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.errors import CorruptRecord
-from engine.core.record import replay
+from engine.core.record import parse, replay
 
 from .board import Board
 from .game import Game
@@ -77,8 +77,5 @@ def dumps(game: Game) -> str:
 
 
 def loads(text: str | bytes) -> Game:
-    try:
-        record = GameRecord.model_validate_json(text)
-    except ValidationError as err:
-        raise CorruptRecord(f"not a game record: {err.error_count()} error(s)") from None
+    record = parse(GameRecord, text)
     return replay(fresh(record), record.actions, record.snapshot, snapshot)

@@ -56,7 +56,6 @@ def run(
         "actions_median": statistics.median(actions),
         "cards_per_player_mean": round(statistics.mean(cards_held), 2),
         "points_per_player_mean": round(statistics.mean(points), 2),
-        "entries_per_game": 15,
         "entries_put_to_table_per_game": round(sum(outcomes.values()) / games, 2),
         "bluff_outcomes": dict(sorted(outcomes.items())),
         "fate_faces": dict(sorted(faces.items())),

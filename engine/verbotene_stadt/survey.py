@@ -63,8 +63,9 @@ def midgame(board: Board, rng: random.Random, exiled: int = 6) -> Midgame:
 
 def entry_figures(board: Board, positions: list[Midgame]) -> dict[str, object]:
     """For each pavilion as the open one: how many officials can enter it in one move
-    (mean, median, max over the positions, and the share of positions where nobody can);
-    also how many officials are on the board, and how many of them off the start squares."""
+    (mean, median, max over the positions, and the share of positions where nobody can), the
+    spread of those counts over all pavilions (share of 0, 1, 2 to 5, 6 or more), and how many
+    officials are on the board, and how many of them off the start squares."""
     per: dict[str, object] = {}
     counts_all: list[int] = []
     for p in sorted(board.pavilions):
@@ -76,7 +77,12 @@ def entry_figures(board: Board, positions: list[Midgame]) -> dict[str, object]:
         per[str(p)] = _summary(counts)
     on_board = [len(pos.at) for pos in positions]
     free = [sum(not board.is_start(sq) for sq in pos.at.values()) for pos in positions]
+    spread = {
+        name: round(sum(low <= c <= high for c in counts_all) / len(counts_all), 3)
+        for name, low, high in (("0", 0, 0), ("1", 1, 1), ("2-5", 2, 5), ("6+", 6, 99))
+    }
     return {
+        "spread": spread,
         "off_start": _summary(free),
         "positions": len(positions),
         "officials": _summary(on_board),

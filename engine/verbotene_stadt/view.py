@@ -12,6 +12,18 @@ from pydantic import BaseModel, ConfigDict
 from .game import Game
 
 
+class LastMove(BaseModel):
+    """The latest move, for drawing its path: where it began, where each slide stopped, and
+    the pavilion it entered through its door (the last square of `path`), if it did."""
+
+    model_config = ConfigDict(frozen=True)
+
+    official: str
+    seat: str
+    path: list[tuple[int, int]]  # the start, then each stop
+    entered: int | None
+
+
 class SeatView(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -26,9 +38,12 @@ class SeatView(BaseModel):
     pile_sizes: dict[int, int]  # cards left in each pavilion (not their order)
     hands: dict[str, list[str]]  # cards face up in front of each seat
     exiled: list[str]
+    last_move: LastMove | None
+    last_rolls: list[tuple[str, str]]  # the latest turn's fate dice: die, face
     bribe: str | None  # this seat's own
     partner_bribe: str | None  # the partner's, in the team game
     revealed: dict[str, str | None]  # bribes the rules made public and still standing
+    bribes: dict[str, str | None]  # every bribe this seat knows (own, partner's, revealed)
     legal_actions: list[str]
     actions: list[tuple[str, str]]  # the log, others' bribes written `bribe ?`
     points: dict[str, int]
@@ -57,13 +72,31 @@ def view(game: Game, seat: str | None = None) -> SeatView:
         pile_sizes={p: len(pile) for p, pile in sorted(game.piles.items())},
         hands={n: list(h) for n, h in zip(game.players, game.hands, strict=True)},
         exiled=list(game.exiled),
+        last_move=_last_move(game),
+        last_rolls=[(r.die, r.face) for r in game.turn_rolls],
         bribe=game.bribes[index] if index is not None else None,
         partner_bribe=game.bribes[partner] if partner is not None else None,
         revealed={game.players[i]: b for i, b in sorted(game.revealed.items())},
+        bribes={
+            n: game.bribes[i] if i in (index, partner) or i in game.revealed else None
+            for i, n in enumerate(game.players)
+        },
         legal_actions=[str(a) for a in game.legal_actions(seat)] if seat is not None else [],
         actions=actions,
         points=game.points(),
         scores=game.scores,
         over=game.is_over,
         winners=game.winners,
+    )
+
+
+def _last_move(game: Game) -> LastMove | None:
+    if game.last_move is None:
+        return None
+    moved, entered = game.last_move
+    return LastMove(
+        official=moved.official,
+        seat=moved.seat,
+        path=[moved.start, *moved.path],
+        entered=entered,
     )

@@ -1,0 +1,376 @@
+"""The Verbotene Stadt table image, drawn from a seat's view (or the public one), never a game.
+
+Layout: a title band; the 15 x 15 board on the left (walls, roofs, the eight pavilions with their
+number, colour and cards left, the open one ringed in gold, every official as a pawn in its robe
+colour with its hat on top and its two letters on it, the last move's path); on the right the
+dice just rolled, the exile terrace and each player's cards grouped as they score. A private image
+adds the seat's bribe, ringed on the board and named in the panel.
+
+The static board (squares, walls, roofs) is drawn once per board and pasted; what changes is drawn
+on top, which keeps an image within a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from engine.verbotene_stadt.board import DIRECTIONS, Board, Square
+from engine.verbotene_stadt.cards import COLOURS, best_grouping
+from engine.verbotene_stadt.view import SeatView
+
+from ..fonts import stamp
+from ..texts import Translate, translator
+from . import palette as pal
+from . import texts as t
+
+CELL = 40
+MARGIN = 14
+TITLE_H = 52
+PANEL_W = 330
+PAWN_R = 15
+DIE = 30
+CARD_W, CARD_H = 24, 32
+PNG_LEVEL = 3
+
+Names = Mapping[str, str] | None
+
+
+def board_origin() -> tuple[int, int]:
+    return MARGIN, TITLE_H + MARGIN
+
+
+def square_box(sq: Square) -> tuple[int, int, int, int]:
+    """The pixels of square `sq` in a table image."""
+    ox, oy = board_origin()
+    x, y = sq
+    return ox + x * CELL, oy + y * CELL, ox + (x + 1) * CELL, oy + (y + 1) * CELL
+
+
+def _centre(sq: Square) -> tuple[int, int]:
+    x0, y0, x1, y1 = square_box(sq)
+    return (x0 + x1) // 2, (y0 + y1) // 2
+
+
+def size(board: Board) -> tuple[int, int]:
+    w = MARGIN * 3 + board.width * CELL + PANEL_W
+    h = TITLE_H + MARGIN * 2 + board.height * CELL
+    return w, max(h, TITLE_H + 560)
+
+
+@cache
+def _static(board: Board) -> Image.Image:
+    """The board as printed: squares, roofs, pavilion floors and walls."""
+    image = Image.new("RGB", size(board), pal.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for y in range(board.height):
+        for x in range(board.width):
+            sq = (x, y)
+            x0, y0, x1, y1 = square_box(sq)
+            kind = board.kind(sq)
+            if kind == "#":
+                draw.rectangle((x0, y0, x1, y1), fill=pal.ROOF)
+                for k in range(y0 + 8, y1, 10):
+                    draw.line((x0, k, x1, k), fill=pal.ROOF_LINE, width=2)
+            elif kind.isdigit():
+                colour = pal.cloth(COLOURS[int(kind)])
+                draw.rectangle((x0, y0, x1, y1), fill=pal.light(colour))
+            else:
+                fill = {"s": pal.START, "g": pal.GREY}.get(kind, pal.FLOOR)
+                draw.rectangle((x0, y0, x1, y1), fill=fill, outline=pal.FLOOR_LINE)
+                if kind == "g":
+                    draw.line((x0 + 4, y1 - 4, x1 - 4, y0 + 4), fill=pal.START, width=4)
+    for y in range(board.height):
+        for x in range(board.width):
+            sq = (x, y)
+            x0, y0, x1, y1 = square_box(sq)
+            edges = {"N": (x0, y0, x1, y0), "E": (x1, y0, x1, y1)}
+            edges |= {"S": (x0, y1, x1, y1), "W": (x0, y0, x0, y1)}
+            for d in DIRECTIONS:
+                if board.wall(sq, d):
+                    draw.line(edges[d], fill=pal.WALL, width=5)
+    for number in board.pavilions:
+        _outline(draw, board, number, pal.cloth(COLOURS[number]), 4, inset=4)
+        for sq, d in board.doors(number):
+            x0, y0, x1, y1 = _edge(sq, d)
+            draw.line((x0, y0, x1, y1), fill=pal.DOOR, width=7)
+    ox, oy = board_origin()
+    draw.rectangle(
+        (ox - 3, oy - 3, ox + board.width * CELL + 3, oy + board.height * CELL + 3),
+        outline=pal.WALL,
+        width=6,
+    )
+    return image
+
+
+def _edge(sq: Square, direction: str) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = square_box(sq)
+    return {
+        "N": (x0, y0, x1, y0),
+        "E": (x1, y0, x1, y1),
+        "S": (x0, y1, x1, y1),
+        "W": (x0, y0, x0, y1),
+    }[direction]
+
+
+_DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+_INSET = {"N": (0, 1, 0, 1), "E": (-1, 0, -1, 0), "S": (0, -1, 0, -1), "W": (1, 0, 1, 0)}
+
+
+def _outline(
+    draw: ImageDraw.ImageDraw, board: Board, number: int, colour: pal.RGB, width: int, inset: int
+) -> None:
+    """A line along the pavilion's outer edges, `inset` pixels inside it."""
+    own = set(board.pavilions[number])
+    for x, y in own:
+        for d in DIRECTIONS:
+            dx, dy = _DELTA[d]
+            if (x + dx, y + dy) in own:
+                continue
+            x0, y0, x1, y1 = _edge((x, y), d)
+            ix0, iy0, ix1, iy1 = (k * inset for k in _INSET[d])
+            draw.line((x0 + ix0, y0 + iy0, x1 + ix1, y1 + iy1), fill=colour, width=width)
+
+
+def _door(board: Board, sq: Square, pavilion: int) -> tuple[Square, str] | None:
+    """The door of `pavilion` beside `sq`, as (sq, direction), if there is one."""
+    own = board.pavilions.get(pavilion, ())
+    for d in DIRECTIONS:
+        dx, dy = _DELTA[d]
+        if (sq[0] + dx, sq[1] + dy) in own and not board.wall(sq, d):
+            return sq, d
+    return None
+
+
+def _label_point(board: Board, number: int) -> tuple[int, int]:
+    """The middle of the pavilion's squares, where its number is written."""
+    centres = [_centre(sq) for sq in board.pavilions[number]]
+    return (
+        sum(x for x, _ in centres) // len(centres),
+        sum(y for _, y in centres) // len(centres),
+    )
+
+
+def draw_pawn(image: Image.Image, centre: tuple[int, int], code: str, radius: int = PAWN_R) -> None:
+    """An official: the robe a disc, the hat a cap on top, the two letters on the robe."""
+    draw = ImageDraw.Draw(image)
+    cx, cy = centre
+    hat, robe = pal.OFFICIAL[code[0]], pal.OFFICIAL[code[1]]
+    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=robe, outline=(0, 0, 0))
+    cap = radius * 0.62
+    top = cy - radius - 2
+    draw.chord((cx - cap, top, cx + cap, top + cap * 1.6), 180, 360, fill=hat, outline=(0, 0, 0))
+    stamp(
+        image,
+        (cx, cy + radius * 0.3),
+        code,
+        max(9, radius * 3 // 4),
+        pal.ink_on(robe),
+        bold=True,
+        anchor="mm",
+    )
+
+
+def _draw_path(
+    draw: ImageDraw.ImageDraw, path: Sequence[Square], door: tuple[Square, str] | None
+) -> None:
+    """The last move: a line through the squares where it turned, a dot where it stopped; an
+    entry ends on the door it went through."""
+    points = [_centre(sq) for sq in path]
+    if door is not None:
+        x0, y0, x1, y1 = _edge(*door)
+        points.append(((x0 + x1) // 2, (y0 + y1) // 2))
+    if len(points) >= 2:
+        draw.line(points, fill=pal.PATH, width=6, joint="curve")
+        ex, ey = points[-1]
+        draw.ellipse((ex - 7, ey - 7, ex + 7, ey + 7), fill=pal.PATH)
+        sx, sy = points[0]
+        draw.ellipse((sx - 6, sy - 6, sx + 6, sy + 6), outline=pal.PATH, width=3)
+
+
+def _draw_card(image: Image.Image, xy: tuple[int, int], card: str, tr: Translate) -> None:
+    draw = ImageDraw.Draw(image)
+    colour = pal.cloth(COLOURS[int(card[0])])
+    x, y = xy
+    draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 4, fill=colour, outline=pal.TEXT)
+    piece = tr(t.PIECE_LETTER[card[1]])
+    stamp(image, (x + CARD_W / 2, y + 11), piece, 13, pal.ink_on(colour), bold=True, anchor="mm")
+    stamp(image, (x + CARD_W / 2, y + 25), card[0], 10, pal.ink_on(colour), anchor="mm")
+
+
+def _die(image: Image.Image, xy: tuple[int, int], face: str, number: int | None = None) -> None:
+    """A die as rolled: the blue die shows its number, a fate die its face's colour and symbol."""
+    draw = ImageDraw.Draw(image)
+    x, y = xy
+    colour = pal.BLUE_DIE if number is not None else pal.FACE.get(face, pal.MUTED)
+    draw.rounded_rectangle((x, y, x + DIE, y + DIE), 6, fill=colour, outline=pal.TEXT, width=2)
+    cx, cy = x + DIE / 2, y + DIE / 2
+    ink = pal.ink_on(colour)
+    if number is not None:
+        stamp(image, (cx, cy), str(number), 17, ink, bold=True, anchor="mm")
+    elif face == "black":
+        draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=ink)
+    elif face == "dragon":
+        stamp(image, (cx, cy), "龍", 18, ink, anchor="mm", seal=True)
+    elif face == "pavilion":
+        draw.polygon([(cx - 9, cy - 1), (cx, cy - 10), (cx + 9, cy - 1)], fill=ink)
+        draw.rectangle((cx - 6, cy - 1, cx + 6, cy + 9), fill=ink)
+
+
+def _name(names: Names, seat: str) -> str:
+    return (names or {}).get(seat) or seat.capitalize()
+
+
+def table_image(
+    view: SeatView, names: Names = None, *, tr: Translate | None = None, board: Board | None = None
+) -> Image.Image:
+    """The table as `view` shows it; a seat's view adds its bribe."""
+    tr_ = translator(tr)
+    board = board or Board.default()
+    image = _static(board).copy()
+    draw = ImageDraw.Draw(image)
+    # Title and status
+    stamp(image, (MARGIN, TITLE_H // 2), tr_(t.TITLE), 24, pal.TEXT, bold=True, anchor="lm")
+    stamp(
+        image,
+        (image.width - MARGIN, TITLE_H // 2),
+        _status(view, names, tr_),
+        16,
+        pal.MUTED,
+        anchor="rm",
+    )
+    # Pavilions: number, cards left, the open one
+    for number in board.pavilions:
+        colour = pal.cloth(COLOURS[number])
+        if number == view.open_pavilion:
+            _outline(draw, board, number, pal.OPEN, 7, inset=-1)
+        cx, cy = _label_point(board, number)
+        stamp(
+            image,
+            (cx, cy - 6),
+            str(number),
+            20,
+            pal.ink_on(pal.light(colour)),
+            bold=True,
+            anchor="mm",
+        )
+        left = view.pile_sizes.get(number, 0)
+        for k in range(3):
+            dx = cx - 10 + k * 10
+            box = (dx - 4, cy + 8, dx + 4, cy + 16)
+            if k < left:
+                draw.rectangle(box, fill=colour, outline=pal.WALL)
+            else:
+                draw.rectangle(box, outline=pal.MUTED)
+    # The last move's path, under the pawns
+    last = view.last_move
+    if last is not None:
+        path: list[Square] = [(x, y) for x, y in last.path]
+        door = _door(board, path[-1], last.entered) if last.entered is not None else None
+        _draw_path(draw, path, door)
+    bribe = view.bribe
+    for code, sq in view.officials.items():
+        centre = _centre((sq[0], sq[1]))
+        if code == bribe:
+            cx, cy = centre
+            draw.ellipse((cx - 19, cy - 19, cx + 19, cy + 19), outline=pal.BRIBE, width=4)
+        draw_pawn(image, centre, code)
+    _panel(image, view, names, tr_, board, bribe)
+    return image
+
+
+def _status(view: SeatView, names: Names, tr: Translate) -> str:
+    if view.over:
+        winners = ", ".join(_name(names, s) for s in view.winners)
+        return tr(t.STATUS_OVER).format(winners=winners)
+    if view.to_act:
+        seat, kind = view.to_act[0]
+        who = _name(names, seat)
+        if kind in ("bribe", "rebribe"):
+            return tr(t.STATUS_BRIBES)
+        return tr(t.STATUS_WAIT.get(kind, t.STATUS_WAIT["move"])).format(who=who)
+    return ""
+
+
+def _panel(
+    image: Image.Image, view: SeatView, names: Names, tr: Translate, board: Board, bribe: str | None
+) -> None:
+    draw = ImageDraw.Draw(image)
+    left = MARGIN * 2 + board.width * CELL
+    top = TITLE_H + MARGIN
+    draw.rounded_rectangle(
+        (left, top, image.width - MARGIN, image.height - MARGIN), 10, fill=pal.PANEL
+    )
+    x = left + 12
+    y = top + 10
+    # Dice
+    stamp(image, (x, y), tr(t.DICE), 14, pal.MUTED, bold=True)
+    y += 22
+    dx = x
+    if view.open_pavilion is not None:
+        _die(image, (dx, y), "blue", view.open_pavilion)
+        ImageDraw.Draw(image).rounded_rectangle(
+            (dx, y, dx + DIE, y + DIE), 6, outline=pal.OPEN, width=3
+        )
+        dx += DIE + 8
+    for die, face in view.last_rolls:
+        _die(image, (dx, y), face)
+        stamp(image, (dx + DIE / 2, y + DIE + 8), tr(t.DIE_NAME[die]), 10, pal.MUTED, anchor="mm")
+        dx += DIE + 8
+    y += DIE + 22
+    # Exile terrace: 15 places
+    stamp(image, (x, y), tr(t.EXILE).format(n=len(view.exiled)), 14, pal.MUTED, bold=True)
+    y += 20
+    for k in range(15):
+        cx = x + 14 + (k % 8) * 36
+        cy = y + 14 + (k // 8) * 34
+        if k < len(view.exiled):
+            draw_pawn(image, (cx, cy + 2), view.exiled[k], radius=12)
+        else:
+            ImageDraw.Draw(image).ellipse(
+                (cx - 11, cy - 9, cx + 11, cy + 13), outline=pal.MUTED, width=1
+            )
+    y += 78
+    # Players and their cards, grouped as they score
+    for seat in view.players:
+        name = _name(names, seat)
+        points = view.points.get(seat, 0)
+        if view.mover == seat and not view.over:
+            draw.polygon([(x - 9, y + 3), (x - 2, y + 9), (x - 9, y + 15)], fill=pal.OPEN)
+        stamp(image, (x, y), name, 15, pal.TEXT, bold=True)
+        stamp(
+            image,
+            (image.width - MARGIN - 12, y),
+            tr(t.POINTS).format(n=points),
+            14,
+            pal.TEXT,
+            anchor="ra",
+        )
+        y += 22
+        cx = x
+        groups = best_grouping(view.hands.get(seat, [])).groups
+        for group in groups:
+            for card in group:
+                _draw_card(image, (cx, y), card, tr)
+                cx += CARD_W + 2
+            cx += 8
+        if not groups:
+            stamp(image, (x, y + 8), tr(t.NO_CARDS), 12, pal.MUTED)
+        y += CARD_H + 12
+    if bribe is not None:
+        stamp(image, (x, image.height - MARGIN - 44), tr(t.YOUR_BRIBE), 14, pal.BRIBE, bold=True)
+        draw_pawn(image, (x + 150, image.height - MARGIN - 36), bribe)
+
+
+def encode(image: Image.Image) -> bytes:
+    indexed = image.quantize(palette=pal.palette_image(), dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    indexed.save(out, "PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
+
+
+def table_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
+    return encode(table_image(view, names, tr=tr))

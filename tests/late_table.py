@@ -1,0 +1,25 @@
+"""A table far into its game, for tests that need many spots on the board."""
+
+from __future__ import annotations
+
+import random
+
+import render
+from bot.store import Channel, Store
+from bot.table import Table
+
+
+async def advance(store: Store, channel: Channel, spots: int = 41, seed: int = 1) -> Table:
+    """Play random moves on the stored game until the seat to move has `spots` spots or more,
+    and store it. Seats keep their users; the stored version moves on as after real moves."""
+    record = await store.load(channel)
+    assert record is not None
+    table = Table.model_validate_json(record.data)
+    game = table.load_game()
+    rng = random.Random(seed)
+    while len(render.spots(game)) < spots:
+        assert not game.is_over, "no table this late in this game: choose another seed"
+        game.play(rng.choice(game.legal_moves()))
+    table.keep(game)
+    await store.save(channel, table.model_dump_json(), record.version, players=table.user_ids())
+    return table

@@ -1,0 +1,90 @@
+"""Processes seen through /proc: which redis-servers run on a folder, and whether a pid is gone.
+
+Redis renames its process (`redis-server 127.0.0.1:PORT`), so tests find servers by their
+working directory, as the bot itself does.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["ROOT", "bot_environment", "gone", "python_bot", "servers_under", "wait_gone"]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Settings the developer's shell or a parent `make` might pass on to a child bot.
+_SCRUBBED = (
+    "DISCORD_TOKEN",
+    "DISCORD_GUILD_ID",
+    "TELEGRAM_TOKEN",
+    "TELEGRAM_BASE_URL",
+    "REDIS_URL",
+    "DATA_DIR",
+    "DEFAULT_LANGUAGE",
+    "REMINDER_AFTER",
+    "TURN_LIMIT",
+    "ARCHIVE_TTL",
+    "LOG_LEVEL",
+    "MAKEFLAGS",
+    "MFLAGS",
+    "MAKELEVEL",
+)
+
+
+def bot_environment(**extra: str) -> dict[str, str]:
+    """The environment of a child bot: no token, no Redis URL, default data folder."""
+    env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED}
+    env.update(extra)
+    return env
+
+
+def gone(pid: int) -> bool:
+    """True once `pid` has exited (a zombie nobody reaped counts as exited)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+def wait_gone(pid: int, timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if gone(pid):
+            return True
+        time.sleep(0.05)
+    return gone(pid)
+
+
+def servers_under(folder: Path) -> list[int]:
+    """Live redis-server processes whose working directory is inside `folder`."""
+    folder = folder.resolve()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or gone(int(entry.name)):
+            continue
+        try:
+            cwd = Path(os.readlink(entry / "cwd"))
+            exe = os.readlink(entry / "exe")
+        except OSError:
+            continue
+        if (cwd == folder or folder in cwd.parents) and "redis" in Path(exe).name:
+            found.append(int(entry.name))
+    return found
+
+
+def python_bot(data_dir: Path, **extra: str) -> subprocess.Popen[str]:
+    """`python -m bot` on `data_dir` with no token: the console, fed through a pipe."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        cwd=ROOT,
+        env=bot_environment(DATA_DIR=str(data_dir), **extra),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )

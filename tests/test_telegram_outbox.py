@@ -1,0 +1,161 @@
+"""The per-chat queues on their own: a real python-telegram-bot `Bot` against the fake Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+from telegram import Bot
+
+from bot.replies import Message
+from bot.telegram.delivery import plan, undeliverable
+from bot.telegram.outbox import Outbox, Parcel
+from tests.fake_telegram import TOKEN, FakeBotApi
+
+GROUP, USER = -100_900, 901
+
+
+@pytest.fixture
+async def bot(api: FakeBotApi) -> AsyncIterator[Bot]:
+    async with Bot(TOKEN, base_url=api.base_url) as instance:
+        api.clear()
+        yield instance
+
+
+def parcel(bot: Bot, chat_id: int, *texts: str, key: str | None = None) -> Parcel:
+    return Parcel(chat_id, [plan(bot, Message(text)) for text in texts], key=key)
+
+
+async def settled(*parcels: Parcel) -> None:
+    async def done(p: Parcel) -> None:
+        while p.outcome is None:
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(asyncio.gather(*(done(p) for p in parcels)), 5)
+
+
+async def test_a_flooded_group_waits_alone_and_its_caller_does_not(
+    api: FakeBotApi, bot: Bot
+) -> None:
+    outbox = Outbox(undeliverable)
+    api.flood(GROUP, 0.6, 0.2)
+    begin = time.monotonic()
+    board = parcel(bot, GROUP, "board")
+    assert await outbox.send(board) is None  # held up: the caller goes on
+    assert await outbox.send(parcel(bot, USER, "hello")) == "delivered"
+    assert time.monotonic() - begin < 0.2
+    await settled(board)
+    assert board.outcome == "delivered"
+    assert time.monotonic() - begin >= 0.6
+    assert [c.text for c in api.sent()] == ["hello", "board"]
+    assert len([c for c in api.calls if c.chat_id == GROUP and not c.delivered]) >= 3
+
+
+async def test_waiting_parcels_are_replaced_by_key_and_bounded(api: FakeBotApi, bot: Bot) -> None:
+    outbox = Outbox(undeliverable, max_queued=3)
+    api.flood(USER, 0.5, 0.2)
+    first = outbox.put(parcel(bot, USER, "first"))
+    await asyncio.sleep(0.1)  # under way: refused once, waiting to retry
+    old = outbox.put(parcel(bot, USER, "notice 1", key="game"))
+    new = outbox.put(parcel(bot, USER, "notice 2", key="game"))
+    assert old.outcome == "superseded"
+    extra = [outbox.put(parcel(bot, USER, f"extra {n}")) for n in range(3)]
+    # Three may wait: the oldest without a key made room, the turn notice stayed.
+    assert [p.outcome for p in extra] == ["dropped", None, None]
+    await settled(first, new, *extra[1:])
+    assert [c.text for c in api.sent(USER)] == ["first", "notice 2", "extra 1", "extra 2"]
+    assert outbox.pending() == 0
+
+
+async def test_a_newer_notice_stops_the_retries_of_the_one_under_way(
+    api: FakeBotApi, bot: Bot
+) -> None:
+    outbox = Outbox(undeliverable)
+    api.flood(USER, 0.5, 0.2)
+    old = outbox.put(parcel(bot, USER, "notice 1", key="game"))
+    await asyncio.sleep(0.1)  # refused once, waiting to retry
+    new = outbox.put(parcel(bot, USER, "notice 2", key="game"))
+    await settled(old, new)
+    assert (old.outcome, new.outcome) == ("superseded", "delivered")
+    assert [c.text for c in api.sent(USER)] == ["notice 2"]
+
+
+async def test_an_unreachable_user_is_reported_and_not_tried_again(
+    api: FakeBotApi, bot: Bot
+) -> None:
+    outbox = Outbox(undeliverable)
+    api.unreachable.add(USER)
+    reported: list[str] = []
+
+    async def report() -> None:
+        reported.append("unreachable")
+
+    sent = parcel(bot, USER, "tile", "spots")
+    sent.on_unreachable = report
+    assert await outbox.send(sent) == "unreachable"
+    assert reported == ["unreachable"]
+    assert len([c for c in api.calls if c.chat_id == USER]) == 1
+
+
+async def test_a_report_may_write_to_the_same_chat_without_waiting_for_itself(
+    api: FakeBotApi, bot: Bot
+) -> None:
+    outbox = Outbox(undeliverable)
+    api.unreachable.add(USER)
+    again = parcel(bot, USER, "again")
+
+    async def report() -> None:
+        await outbox.send(again)
+
+    first = parcel(bot, USER, "tile")
+    first.on_unreachable = report
+    assert await asyncio.wait_for(outbox.send(first), 2) == "unreachable"
+    await settled(again)
+    assert again.outcome == "unreachable"
+
+
+async def test_network_failures_are_retried_longer_for_turn_notices(
+    api: FakeBotApi, bot: Bot
+) -> None:
+    outbox = Outbox(undeliverable, backoff=0.01)
+    api.failing[USER] = 4
+    notice = parcel(bot, USER, "notice", key="game")
+    assert await outbox.send(notice) is None  # its caller does not wait for the retries
+    await settled(notice)
+    assert notice.outcome == "delivered"
+    api.failing[USER] = 4  # one more than the retries of a parcel without a key
+    menu = outbox.put(parcel(bot, USER, "menu", "preview"))
+    await settled(menu)
+    api.failing[USER] = 3
+    tile = outbox.put(parcel(bot, USER, "tile"))
+    await settled(tile)
+    assert (menu.outcome, tile.outcome) == ("failed", "delivered")
+    assert [c.text for c in api.sent(USER)] == ["notice", "preview", "tile"]
+
+
+async def test_closing_drops_what_is_left_and_frees_its_callers(api: FakeBotApi, bot: Bot) -> None:
+    outbox = Outbox(undeliverable)
+    api.flood(USER, 30, 10)
+    stuck = outbox.put(parcel(bot, USER, "never"))
+    delivered = outbox.put(parcel(bot, GROUP, "board"))
+    begin = time.monotonic()
+    await outbox.close(0.3)
+    assert 0.3 <= time.monotonic() - begin < 2
+    assert (stuck.outcome, delivered.outcome) == ("dropped", "delivered")
+    assert stuck.released.is_set() and outbox.pending() == 0
+    assert [c.text for c in api.sent()] == ["board"]
+
+
+async def test_a_group_upgraded_to_a_supergroup_is_followed(api: FakeBotApi, bot: Bot) -> None:
+    outbox = Outbox(undeliverable)
+    api.migrated[GROUP] = GROUP - 1
+    assert await outbox.send(parcel(bot, GROUP, "board", "scores")) == "delivered"
+    assert [(c.chat_id, c.text) for c in api.sent()] == [
+        (GROUP - 1, "board"),
+        (GROUP - 1, "scores"),
+    ]
+    api.migrated[GROUP - 1] = GROUP - 2  # moved again: not followed twice
+    assert await outbox.send(parcel(bot, GROUP, "lost")) == "failed"
+    assert [c.text for c in api.sent()] == ["board", "scores"]
