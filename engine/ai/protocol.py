@@ -44,7 +44,8 @@ class GameAI(Protocol):
         ...
 
     def searched(self, game: SearchGame, actor: str, seat: str) -> bool:
-        """Whether `actor`'s decision grows `seat`'s search tree (else `policy` plays it)."""
+        """Whether `actor`'s decision below the root grows `seat`'s tree (else `policy` plays
+        it)."""
         ...
 
     def candidates(self, game: SearchGame, seat: str, rng: random.Random) -> Sequence[Any]:

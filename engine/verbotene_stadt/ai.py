@@ -3,27 +3,30 @@
 Hidden from a seat: the other seats' bribes, the order of each pavilion's cards and the dice to
 come. Everything else is on the table, so a seat's `Observation` is its `SeatView` plus the public
 facts of the phase under way (the entry put to the table, the cards waiting to be taken, a
-believed bluff's extra turn) and the moves seen since the others last bribed. A determinization
-rebuilds a whole game from it with the piles shuffled, a fresh seed and every other bribe drawn
-from `beliefs`:
+believed bluff's extra turn), the board, and what it saw since the others last bribed. A
+determinization rebuilds a whole game from it with the piles shuffled, a fresh seed and every
+other bribe drawn from `beliefs`:
 
-- each seat's bribe is, a priori, any official on the board; every move it made since it bribed
-  is evidence (`steer_factor`): an official steered toward the open pavilion is likelier its own,
-  one steered away less likely, and an official that could have entered when it moved, but was not
-  brought in, is unlikely to be its own (it would have taken the card without risk);
-- an entry put to the table is true with the odds of the mover's past entries (revealed bluffs
-  and truths, with a one-and-one prior), times how much likelier the evidence makes the entered
-  official than the others.
+- each seat's bribe is, a priori, likelier an official that could enter many pavilions when it
+  bribed, and likelier still one that could enter the pavilion then open; every move the seat made
+  since is evidence (`steer_factor`): an official steered toward the open pavilion is likelier its
+  own, one steered away less likely, and an official that could have entered when it moved, but
+  was not brought in, is unlikely to be its own (it would have taken the card without risk);
+- an entry put to the table is true with the odds `truth_probability` gives: the entered
+  official's weight against the chance that the mover could not enter with its own and bluffed
+  with this one among those that could enter, at the rate its revealed entries show.
 
-Other seats' decisions are played by `policy` inside the search (`searched`): a tree node of
-theirs would learn the searching seat's bribe from the rewards and always catch its bluffs.
+The search is flat (`searched`): only the seat's decision now grows a tree, everything after it is
+played by `policy`. A tree node of another seat would learn the searching seat's bribe from the
+rewards and always catch its bluffs; and with hundreds of moves a turn, a deeper tree would hardly
+grow within the budget anyway.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.ai.search import Budget
@@ -37,17 +40,20 @@ from .movement import can_enter, moves
 from .players import choose_greedy
 from .view import SeatView
 
-TOWARD, AWAY, SPURNED = 2.0, 0.6, 0.3  # evidence factors, see `steer_factor`
+TOWARD, AWAY, SPURNED = 2.0, 0.6, 0.3  # evidence factors of a move, see `steer_factor`
+SURE = 0.95  # no entry is taken for certainly true or certainly a bluff
+NEAR = 3.0  # prior factor of an official that could enter the open pavilion when bribed
 PLAYOUT_DOUBT = 0.25  # how often a modelled seat doubts an entry in a playout
 PLAYOUT_BLUFF = 0.5  # how often a modelled mover bluffs when it may and its own cannot enter
 PLAYOUT_PASS = 0.3  # how often a modelled mover stops after a red face
 ROOT_OWN = 6  # own official's moves searched at the root (nearest the open pavilion first)
 ROOT_OTHERS = 4  # other officials' moves drawn at random
 ROOT_BRIBES = 8  # officials searched for a bribe (the ones reaching most pavilions)
+ROOT_TAKES = 4  # cards searched for a take (the most valuable)
 LEVELS = {
-    "easy": Budget(iterations=40, determinizations=8),
-    "normal": Budget(iterations=150, determinizations=16),
-    "hard": Budget(iterations=600, determinizations=32, max_seconds=1.9),
+    "easy": Budget(iterations=32, determinizations=8),
+    "normal": Budget(iterations=128, determinizations=16),
+    "hard": Budget(iterations=400, determinizations=32, max_seconds=1.9),
 }
 
 
@@ -66,10 +72,19 @@ class Seen:
 
 
 @dataclass(frozen=True, slots=True)
+class Bribed:
+    """Where the officials stood when a seat last bribed, and which pavilion was open."""
+
+    at: tuple[tuple[str, Square], ...]
+    open_pavilion: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Observation:
     """All a seat knows: its view and the public facts the view does not spell out."""
 
     view: SeatView
+    board: Board
     phase: str
     deciding: tuple[tuple[int, bool], ...]  # seat index, must choose
     entry: Entry | None
@@ -77,7 +92,8 @@ class Observation:
     again: bool
     entered: str | None
     last_bribe: tuple[int, ...]  # per seat, the log index of its last bribe (-1: none)
-    moves: tuple[Seen, ...]  # every move since the earliest of those bribes
+    bribed: tuple[Bribed | None, ...]  # per seat, the table when it last bribed (None: unseen)
+    moves: tuple[Seen, ...]  # every other seat's move since the earliest of those bribes
     entries: tuple[tuple[str, bool], ...]  # (mover, bluffed) for each entry put to the table
 
 
@@ -94,16 +110,15 @@ def observe(game: Game, seat: str) -> Observation:
     at = dict(game.at)
     seen: list[Seen] = []
     entries: list[tuple[str, bool]] = []
+    bribed: list[Bribed | None] = [None] * len(names)
     opens = _open_history(game, offset)
     for k in range(len(game.results) - 1, -1, -1):
         result = game.results[k]
         index = k + offset
-        if index <= since:
-            break
         for event in reversed(result.events):
             if isinstance(event, BluffSettled):
                 entries.append((event.mover, event.bluffed))
-            if not isinstance(event, OfficialMoved):
+            if index <= since or not isinstance(event, OfficialMoved):
                 continue
             at[event.official] = event.start
             if event.seat != seat:
@@ -114,8 +129,12 @@ def observe(game: Game, seat: str) -> Observation:
                 seen.append(
                     Seen(index, event.seat, event.official, event.start, event.end, open_p, near)
                 )
+        actor = names.index(result.seat)
+        if index >= since and index == last[actor] and result.seat != seat:
+            bribed[actor] = Bribed(tuple(sorted(at.items())), opens[k])
     return Observation(
         view=game.view(seat),
+        board=game.board,
         phase=game.phase,
         deciding=tuple(sorted(game.deciding.items())) if game.phase == "bribe" else (),
         entry=game.entry,
@@ -123,6 +142,7 @@ def observe(game: Game, seat: str) -> Observation:
         again=game.again,
         entered=game.entered,
         last_bribe=tuple(last),
+        bribed=tuple(bribed),
         moves=tuple(reversed(seen)),
         entries=tuple(reversed(entries)),
     )
@@ -153,9 +173,9 @@ def distance(board: Board, pavilion: int, sq: Square) -> int:
     key = (id(board), pavilion)
     table = _DISTANCES.get(key)
     if table is None:
-        doors = [d for d, _ in board.doors(pavilion)] or list(board.pavilions[pavilion])
+        doors = [d for d, _ in board.doors(pavilion)] or list(board.pavilions.get(pavilion, ()))
         table = {
-            (x, y): min(abs(x - dx) + abs(y - dy) for dx, dy in doors)
+            (x, y): min((abs(x - dx) + abs(y - dy) for dx, dy in doors), default=0)
             for y in range(board.height)
             for x in range(board.width)
         }
@@ -174,23 +194,39 @@ def steer_factor(board: Board, move: Seen) -> float:
     return AWAY if after > before else 1.0
 
 
-def beliefs(obs: Observation, board: Board) -> dict[str, dict[str, float]]:
+def prior(board: Board, scene: Bribed | None, on_board: list[str]) -> dict[str, float]:
+    """A seat's bribe before any move: officials that could enter more pavilions when it
+    bribed, and the open one above all, are likelier (anyone would rather bribe those)."""
+    if scene is None:
+        return dict.fromkeys(on_board, 1.0)
+    at = dict(scene.at)
+    weights = {}
+    for code in on_board:
+        if code not in at:
+            weights[code] = 1.0
+            continue
+        reach = sum(can_enter(board, at, code, p) is not None for p in PAVILIONS)
+        near = scene.open_pavilion is not None and can_enter(board, at, code, scene.open_pavilion)
+        weights[code] = (1.0 + reach) * (NEAR if near else 1.0)
+    return weights
+
+
+def beliefs(obs: Observation) -> dict[str, dict[str, float]]:
     """For each seat whose bribe this seat cannot see, a weight per official it may have bribed."""
     view = obs.view
-    on_board = sorted(view.officials)
-    names = view.players
     found: dict[str, dict[str, float]] = {}
-    for index, name in enumerate(names):
-        if name == view.seat:
+    for index, name in enumerate(view.players):
+        if view.bribes.get(name) is not None or name == view.seat:
             continue
-        weights = dict.fromkeys(on_board, 1.0)
+        candidates = set(view.officials)
         if obs.entry is not None and name == view.mover:
-            weights[obs.entry.official] = 1.0
+            candidates.add(obs.entry.official)  # gone to the terrace, its bribe not yet shown
+        weights = prior(obs.board, obs.bribed[index], sorted(candidates))
         for move in obs.moves:
             if move.seat != name or move.index <= obs.last_bribe[index]:
                 continue
             if move.official in weights:
-                weights[move.official] *= steer_factor(board, move)
+                weights[move.official] *= steer_factor(obs.board, move)
             for other in move.reachers:
                 if other != move.official and other in weights:
                     weights[other] *= SPURNED
@@ -198,25 +234,33 @@ def beliefs(obs: Observation, board: Board) -> dict[str, dict[str, float]]:
     return found
 
 
-def bluff_odds(obs: Observation, mover: str) -> float:
-    """The odds that an entry by `mover` put to the table is true, from its past ones alone."""
+def bluff_rate(obs: Observation, mover: str) -> float:
+    """How often `mover` bluffs when it cannot enter with its own: its revealed entries, with a
+    one-and-one prior."""
     past = [bluffed for who, bluffed in obs.entries if who == mover]
-    return (len(past) - sum(past) + 1) / (sum(past) + 1)
+    return (sum(past) + 1) / (len(past) + 2)
 
 
 def truth_probability(obs: Observation, weights: Mapping[str, float]) -> float:
-    """The chance that the entry waiting for answers brought in the mover's own official."""
+    """The chance that the entry waiting for answers brought in the mover's own official: a
+    mover that could have entered with its own would have, so a bluff means its own was among
+    the officials that could not enter, and this one was picked among those that could."""
     assert obs.entry is not None and obs.view.mover is not None
+    mover = obs.view.mover
     entered = obs.entry.official
-    rest = [w for o, w in weights.items() if o != entered]
-    ratio = weights.get(entered, 1.0) / (sum(rest) / len(rest)) if rest else 1.0
-    odds = bluff_odds(obs, obs.view.mover) * ratio
-    return odds / (1 + odds)
+    entering = next((m for m in reversed(obs.moves) if m.seat == mover and m.end is None), None)
+    could = set(entering.reachers) if entering is not None else {entered}
+    own = weights.get(entered, 1.0)
+    unable = sum(w for o, w in weights.items() if o not in could and o != entered)
+    bluff = bluff_rate(obs, mover) / max(1, len(could)) * unable
+    return min(SURE, max(1 - SURE, own / (own + bluff))) if own + bluff > 0 else 0.5
 
 
-def _draw(weights: Mapping[str, float], rng: random.Random) -> str:
+def _draw(weights: Mapping[str, float], rng: random.Random) -> str | None:
     items = sorted(weights.items())
     total = sum(w for _, w in items)
+    if not items or total <= 0:
+        return None
     pick = rng.random() * total
     for code, w in items:
         pick -= w
@@ -228,7 +272,7 @@ def _draw(weights: Mapping[str, float], rng: random.Random) -> str:
 # ------------------------------------------------------------------ the module
 class VerboteneStadtAI:
     name = "verbotene-stadt"
-    playout_depth = 24
+    playout_depth = 14
 
     def __init__(self) -> None:
         self._beliefs: tuple[Observation, dict[str, dict[str, float]]] | None = None
@@ -242,34 +286,29 @@ class VerboteneStadtAI:
     def view(self, game: Game, seat: str) -> Observation:
         return observe(game, seat)
 
-    def _weights(self, obs: Observation, board: Board) -> dict[str, dict[str, float]]:
+    def _weights(self, obs: Observation) -> dict[str, dict[str, float]]:
         """`beliefs`, computed once per observation (a search draws many worlds from one)."""
         if self._beliefs is None or self._beliefs[0] is not obs:
-            self._beliefs = (obs, beliefs(obs, board))
+            self._beliefs = (obs, beliefs(obs))
         return self._beliefs[1]
 
     def determinize(self, obs: Observation, seat: str, rng: random.Random) -> Game:
         view = obs.view
         names = view.players
-        board = Board.default()
-        weights = self._weights(obs, board)
+        weights = self._weights(obs)
         bribes: list[str | None] = []
-        for index, name in enumerate(names):
-            if name == seat:
-                bribes.append(view.bribe)
-            elif view.teams and (index + 2) % 4 == names.index(seat):
-                bribes.append(view.partner_bribe)
-            elif name in view.revealed:
-                bribes.append(view.revealed[name])
+        for name in names:
+            known = view.bribes.get(name)
+            if known is not None or name not in weights:
+                bribes.append(known)
             elif obs.entry is not None and name == view.mover:
-                truth = truth_probability(obs, weights[name])
-                if rng.random() < truth:
+                if rng.random() < truth_probability(obs, weights[name]):
                     bribes.append(obs.entry.official)
                 else:
                     rest = {o: w for o, w in weights[name].items() if o != obs.entry.official}
                     bribes.append(_draw(rest, rng))
             else:
-                bribes.append(_draw(weights[name], rng) if weights[name] else None)
+                bribes.append(_draw(weights[name], rng))
         held = {c for hand in view.hands.values() for c in hand}
         piles: dict[int, list[str]] = {}
         for p in PAVILIONS:
@@ -288,6 +327,7 @@ class VerboteneStadtAI:
             mover=mover,
             seed=rng.getrandbits(63),
             teams=view.teams,
+            board=obs.board,
         )
         game.bribes = bribes
         game.open = view.open_pavilion
@@ -344,7 +384,7 @@ class VerboteneStadtAI:
         if own is not None and own in at and open_p is not None:
             options = [m for m in moves(board, at, own, open_p) if m.end is not None]
             if options:
-                best = min(options, key=lambda m: distance(board, open_p, m.end))  # type: ignore[arg-type]
+                best = min(options, key=lambda m: distance(board, open_p, m.end or (0, 0)))
                 pick = best if rng.random() < 0.7 else options[int(rng.random() * len(options))]
                 return MoveOfficial(own, pick.slides)
         codes = sorted(at)
@@ -357,9 +397,10 @@ class VerboteneStadtAI:
         return legal[int(rng.random() * len(legal))]
 
     def candidates(self, game: Game, seat: str, rng: random.Random) -> list[Action]:
-        """The root's actions worth searching: entries, the own official's best moves, moves
-        that take a possible entrant away from the open pavilion, a few others; for a bribe the
-        officials that reach most pavilions."""
+        """The root's actions worth searching: for a move, entries, the own official's best
+        moves, moves that take a possible entrant away from the open pavilion, a few others (or
+        only the own official's entry, when it brings a card for sure); for a bribe, the
+        officials that reach most pavilions; for a take, the most valuable cards."""
         legal = game.legal_actions(seat)
         kind = next(t.kind for t in game.to_act if t.seat == seat)
         if kind in ("bribe", "rebribe"):
@@ -368,36 +409,45 @@ class VerboteneStadtAI:
                 key=lambda a: (-reach(game, a.official), a.official),
             )
             return [*ranked[:ROOT_BRIBES], *(a for a in legal if a == KEEP)]
+        if kind == "take":
+            takes = [a for a in legal if isinstance(a, Take)]
+            takes.sort(key=lambda a: -take_value(game, seat, a))
+            return [*takes[:ROOT_TAKES], *(a for a in legal if a == PASS)]
         if kind != "move" or game.open is None:
             return legal
+        return self._move_candidates(game, legal, rng)
+
+    def _move_candidates(self, game: Game, legal: list[Action], rng: random.Random) -> list[Action]:
         open_p = game.open
+        assert open_p is not None
+        board = game.board
         own = game.bribes[game.mover]
-        chosen: list[Action] = []
+        if own is not None and own in game.at and game.piles[open_p]:
+            entering = can_enter(board, game.at, own, open_p)
+            if entering is not None:
+                return [MoveOfficial(own, entering.slides)]
+        chosen: list[Action] = [a for a in legal if a == PASS]
         by_official: dict[str, list[MoveOfficial]] = {}
         for action in legal:
             if isinstance(action, MoveOfficial):
                 by_official.setdefault(action.official, []).append(action)
-            else:
-                chosen.append(action)  # pass
-        ends: dict[str, dict[MoveOfficial, Square | None]] = {}
-        for code, options in by_official.items():
-            ends[code] = {
-                MoveOfficial(code, m.slides): m.end for m in moves(game.board, game.at, code, open_p)
-            }
-            chosen.extend(a for a in options if ends[code].get(a, 0) is None)  # entries
+        ends: dict[MoveOfficial, Square | None] = {}
+        for code in by_official:
+            for m in moves(board, game.at, code, open_p):
+                ends[MoveOfficial(code, m.slides)] = m.end
+        legal_moves = [a for options in by_official.values() for a in options]
+        chosen.extend(a for a in legal_moves if a in ends and ends[a] is None)  # entries
         if own in by_official:
-            mine = [a for a in by_official[own] if ends[own].get(a) is not None]
-            mine.sort(key=lambda a: distance(game.board, open_p, ends[own][a]))  # type: ignore[arg-type]
+            mine = [a for a in by_official[own] if ends.get(a) is not None]
+            mine.sort(key=lambda a: distance(board, open_p, ends[a] or (0, 0)))
             chosen.extend(mine[:ROOT_OWN])
         for code, options in sorted(by_official.items()):
-            if code == own or not can_enter(game.board, game.at, code, open_p):
+            if code == own or not can_enter(board, game.at, code, open_p):
                 continue
-            away = [a for a in options if ends[code].get(a) is not None]
+            away = [a for a in options if ends.get(a) is not None]
             if away:
-                chosen.append(
-                    max(away, key=lambda a: distance(game.board, open_p, ends[code][a]))  # type: ignore[arg-type]
-                )
-        quiet = [a for a in legal if isinstance(a, MoveOfficial) and a not in chosen]
+                chosen.append(max(away, key=lambda a: distance(board, open_p, ends[a] or (0, 0))))
+        quiet = [a for a in legal_moves if a not in chosen]
         rng.shuffle(quiet)
         chosen.extend(quiet[:ROOT_OTHERS])
         return chosen or legal
@@ -412,12 +462,16 @@ class VerboteneStadtAI:
         if game.open is not None and game.phase in ("move", "bribe"):
             for index, name in enumerate(game.players):
                 own = game.bribes[index]
-                if own is not None and own in game.at and can_enter(
-                    game.board, game.at, own, game.open
+                if (
+                    own is not None
+                    and own in game.at
+                    and can_enter(game.board, game.at, own, game.open)
                 ):
                     hope[name] = 3.0 if index == game.mover else 1.5
         if game.teams:
-            hope = {s: hope[s] + hope[game.players[(i + 2) % 4]] for i, s in enumerate(game.players)}
+            hope = {
+                s: hope[s] + hope[game.players[(i + 2) % 4]] for i, s in enumerate(game.players)
+            }
         scores = game.scores
         scale = 2.0 + 0.5 * (LAST_EXILE - len(game.exiled))
         est = {s: scores[s] + hope[s] for s in game.players}
@@ -446,7 +500,8 @@ def take_value(game: Game, seat: str, action: Take) -> float:
 
 
 def best_take(game: Game, seat: str) -> Action:
-    options: Sequence[Action] = game.legal_actions(seat)
+    """The most valuable take (`take_value`), or `pass` when every take would hurt."""
+    options = game.legal_actions(seat)
     takes = [a for a in options if isinstance(a, Take)]
     if not takes:
         return PASS
