@@ -17,7 +17,7 @@ The search stops early once no other action can overtake the most visited one in
 left: the decision is the same, only sooner.
 
 Budgets are counted in iterations, so a seed gives the same decision on any machine; a wall-clock
-cap (`max_seconds`) only guards against a slow machine and is never reached at the levels' budgets.
+cap (`max_seconds`) guards against a slow or busy machine, where it may cut a search short.
 """
 
 from __future__ import annotations

@@ -16,6 +16,9 @@ other bribe drawn from `beliefs`:
   official's weight against the chance that the mover could not enter with its own and bluffed
   with this one among those that could enter, at the rate its revealed entries show.
 
+In the playouts each seat doubts and bluffs as often as it was seen to (`habits`): a player that
+doubts half the entries makes a bluff a poor bet, one that never doubts a good one.
+
 The search is flat (`searched`): only the seat's decision now grows a tree, everything after it is
 played by `policy`. A tree node of another seat would learn the searching seat's bribe from the
 rewards and always catch its bluffs; and with hundreds of moves a turn, a deeper tree would hardly
@@ -34,7 +37,7 @@ from engine.ai.search import Budget
 from .actions import BELIEVE, DOUBT, KEEP, PASS, Action, Bribe, MoveOfficial, Take
 from .board import Board, Square
 from .cards import PAVILIONS, best_points
-from .events import BluffSettled, OfficialMoved, PavilionOpened
+from .events import Answered, BluffSettled, OfficialMoved, PavilionOpened
 from .game import LAST_EXILE, Entry, Game, PendingTake
 from .movement import can_enter, moves
 from .players import choose_greedy
@@ -43,8 +46,9 @@ from .view import SeatView
 TOWARD, AWAY, SPURNED = 2.0, 0.6, 0.3  # evidence factors of a move, see `steer_factor`
 SURE = 0.95  # no entry is taken for certainly true or certainly a bluff
 NEAR = 3.0  # prior factor of an official that could enter the open pavilion when bribed
-PLAYOUT_DOUBT = 0.25  # how often a modelled seat doubts an entry in a playout
-PLAYOUT_BLUFF = 0.5  # how often a modelled mover bluffs when it may and its own cannot enter
+PLAYOUT_DOUBT = 0.25  # how often a seat doubts an entry, before any answer is seen
+PRIOR_ANSWERS = 4  # answers that prior is worth
+UNSEEN = (PLAYOUT_DOUBT, 0.5)  # doubt and bluff rates of a seat never seen (`habits`)
 PLAYOUT_PASS = 0.3  # how often a modelled mover stops after a red face
 ROOT_OWN = 6  # own official's moves searched at the root (nearest the open pavilion first)
 ROOT_OTHERS = 4  # other officials' moves drawn at random
@@ -53,7 +57,7 @@ ROOT_TAKES = 4  # cards searched for a take (the most valuable)
 LEVELS = {
     "easy": Budget(iterations=32, determinizations=8),
     "normal": Budget(iterations=128, determinizations=16),
-    "hard": Budget(iterations=400, determinizations=32, max_seconds=1.9),
+    "hard": Budget(iterations=400, determinizations=32, max_seconds=1.8),
 }
 
 
@@ -95,6 +99,7 @@ class Observation:
     bribed: tuple[Bribed | None, ...]  # per seat, the table when it last bribed (None: unseen)
     moves: tuple[Seen, ...]  # every other seat's move since the earliest of those bribes
     entries: tuple[tuple[str, bool], ...]  # (mover, bluffed) for each entry put to the table
+    answers: tuple[tuple[str, bool], ...]  # (seat, believed) for each answer given
 
 
 def observe(game: Game, seat: str) -> Observation:
@@ -110,6 +115,7 @@ def observe(game: Game, seat: str) -> Observation:
     at = dict(game.at)
     seen: list[Seen] = []
     entries: list[tuple[str, bool]] = []
+    answers: list[tuple[str, bool]] = []
     bribed: list[Bribed | None] = [None] * len(names)
     opens = _open_history(game, offset)
     for k in range(len(game.results) - 1, -1, -1):
@@ -118,6 +124,8 @@ def observe(game: Game, seat: str) -> Observation:
         for event in reversed(result.events):
             if isinstance(event, BluffSettled):
                 entries.append((event.mover, event.bluffed))
+            if isinstance(event, Answered):
+                answers.append((event.seat, event.believes))
             if index <= since or not isinstance(event, OfficialMoved):
                 continue
             at[event.official] = event.start
@@ -145,6 +153,7 @@ def observe(game: Game, seat: str) -> Observation:
         bribed=tuple(bribed),
         moves=tuple(reversed(seen)),
         entries=tuple(reversed(entries)),
+        answers=tuple(reversed(answers)),
     )
 
 
@@ -241,6 +250,17 @@ def bluff_rate(obs: Observation, mover: str) -> float:
     return (sum(past) + 1) / (len(past) + 2)
 
 
+def doubt_rate(obs: Observation, seat: str) -> float:
+    """How often `seat` doubts an entry put to it: its answers, after a prior of one in four."""
+    doubts = [not believed for who, believed in obs.answers if who == seat]
+    return (sum(doubts) + PLAYOUT_DOUBT * PRIOR_ANSWERS) / (len(doubts) + PRIOR_ANSWERS)
+
+
+def habits(obs: Observation) -> dict[str, tuple[float, float]]:
+    """Each seat's doubt and bluff rates, as its play showed them."""
+    return {seat: (doubt_rate(obs, seat), bluff_rate(obs, seat)) for seat in obs.view.players}
+
+
 def truth_probability(obs: Observation, weights: Mapping[str, float]) -> float:
     """The chance that the entry waiting for answers brought in the mover's own official: a
     mover that could have entered with its own would have, so a bluff means its own was among
@@ -276,6 +296,7 @@ class VerboteneStadtAI:
 
     def __init__(self) -> None:
         self._beliefs: tuple[Observation, dict[str, dict[str, float]]] | None = None
+        self._habits: dict[str, tuple[float, float]] = {}  # of the worlds being searched
 
     def levels(self) -> dict[str, Budget]:
         return LEVELS
@@ -296,6 +317,7 @@ class VerboteneStadtAI:
         view = obs.view
         names = view.players
         weights = self._weights(obs)
+        self._habits = habits(obs)
         bribes: list[str | None] = []
         for name in names:
             known = view.bribes.get(name)
@@ -360,7 +382,8 @@ class VerboteneStadtAI:
             return Bribe(codes[int(rng.random() * len(codes))])
         if kind == "answer":
             legal = game.legal_actions(seat)
-            return DOUBT if DOUBT in legal and rng.random() < PLAYOUT_DOUBT else BELIEVE
+            doubts = self._habits.get(seat, UNSEEN)[0]
+            return DOUBT if DOUBT in legal and rng.random() < doubts else BELIEVE
         if kind == "take":
             return best_take(game, seat)
         return self._move(game, rng)
@@ -372,7 +395,8 @@ class VerboteneStadtAI:
             entering = can_enter(board, at, own, open_p)
             if entering is not None:
                 return MoveOfficial(own, entering.slides)
-        if open_p is not None and game.bluff_in_play() and rng.random() < PLAYOUT_BLUFF:
+        bluffs = self._habits.get(game.players[game.mover], UNSEEN)[1]
+        if open_p is not None and game.bluff_in_play() and rng.random() < bluffs:
             codes = sorted(at)
             for _ in range(4):
                 code = codes[int(rng.random() * len(codes))]
