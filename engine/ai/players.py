@@ -1,7 +1,8 @@
 """The computer players: two baselines and three search levels.
 
-Every player decides from a seat's view alone. Levels differ only in search budget; `hard`
-stays under two seconds a decision on a 2-core machine (see `python -m engine.ai arena`).
+Every player decides from a seat's view alone. Levels differ only in search budget, which each
+game sets (`GameAI.levels`; `LEVELS` by default); `hard` stays under two seconds a decision on a
+2-core machine (see `python -m engine.ai arena`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class Player:
     def decide(self, view: Any, seat: str, rng: random.Random) -> Any:
         """The action this player takes for `seat`, seeing only `view`."""
         if self.kind in LEVELS:
-            return search(view, seat, self.ai, LEVELS[self.kind], rng).action
+            return search(view, seat, self.ai, self.ai.levels()[self.kind], rng).action
         world = self.ai.determinize(view, seat, rng)
         if self.kind == "greedy":
             return self.ai.greedy(world, seat, rng)

@@ -1,4 +1,4 @@
-"""What the computer players need: from a game, its common shape; from its AI module, four hooks.
+"""What the computer players need: from a game, its common shape; from its AI module, its hooks.
 
 A game `engine/<name>/` takes part by shipping `engine/<name>/ai.py` with a module-level object
 `AI` satisfying `GameAI`. Nothing in `engine/ai/` names a game, so a third game brings its own
@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.core.shape import Engine
+
+if TYPE_CHECKING:
+    from .search import Budget
 
 Rewards = dict[str, float]  # seat -> value in [0, 1], higher is better for that seat
 
@@ -40,6 +43,11 @@ class GameAI(Protocol):
         """A fast, reasonable action for playouts."""
         ...
 
+    def searched(self, game: SearchGame, actor: str, seat: str) -> bool:
+        """Whether `actor`'s decision below the root grows `seat`'s tree (else `policy` plays
+        it)."""
+        ...
+
     def candidates(self, game: SearchGame, seat: str, rng: random.Random) -> Sequence[Any]:
         """The seat's actions worth searching now (all of them, or the promising few)."""
         ...
@@ -50,6 +58,10 @@ class GameAI(Protocol):
 
     def evaluate(self, game: SearchGame) -> Rewards:
         """Each seat's chances, from the position alone."""
+        ...
+
+    def levels(self) -> dict[str, Budget]:
+        """The search budget of each level (easy, normal, hard) for this game's decisions."""
         ...
 
     def new_game(self, players: int, seed: int) -> Any:

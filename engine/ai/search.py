@@ -8,8 +8,16 @@ Whitehouse 2012). Statistics are per information set of the searching seat; a no
 availability count, not its parent's visits, feeds the exploration term, because an action is
 only legal in some determinizations.
 
+Simultaneous decisions (several seats in `to_act`) are taken one after another, the searching
+seat's first. A game may keep decisions below the root out of the tree (`GameAI.searched`): they
+are then played by its policy, which does not know the searching seat's secrets, whereas a tree
+node of another seat would learn them from the rewards (it would, say, always doubt a bluff).
+
+The search stops early once no other action can overtake the most visited one in the iterations
+left: the decision is the same, only sooner.
+
 Budgets are counted in iterations, so a seed gives the same decision on any machine; a wall-clock
-cap (`max_seconds`) only guards against a slow machine and is never reached at the levels' budgets.
+cap (`max_seconds`) guards against a slow or busy machine, where it may cut a search short.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from typing import Any
 from .protocol import GameAI, Rewards, SearchGame
 
 EXPLORATION = 0.7
+CHECK_EVERY = 16  # iterations between checks whether the decision is settled
 
 
 @dataclass(slots=True)
@@ -79,36 +88,58 @@ def search(
     legal = list(first.legal_actions(seat))
     if not legal:
         raise ValueError(f"{seat} has nothing to decide")
-    if len(legal) == 1:
-        return Decision(legal[0], 0, clock() - started, {})
+    # The seat knows what it may do, so its actions are the same in every world it imagines.
+    keyed = {str(a): a for a in legal}
+    if len(keyed) > 1:
+        allowed = {str(a) for a in ai.candidates(first, seat, rng)}
+        keyed = {k: a for k, a in keyed.items() if k in allowed} or keyed
+    if len(keyed) == 1:
+        return Decision(next(iter(keyed.values())), 0, clock() - started, {})
     root = Node()
-    allowed = {str(a) for a in ai.candidates(first, seat, rng)} if len(legal) > 1 else None
     done = 0
     while done < budget.iterations and clock() - started < budget.max_seconds:
         game = ai.copy(worlds[done % len(worlds)])
-        _iterate(root, game, ai, rng, allowed)
+        _iterate(root, game, ai, rng, keyed, seat)
         done += 1
-    mine = {str(a): a for a in legal}
-    visits = {key: child.visits for key, child in root.children.items() if key in mine}
+        if done % CHECK_EVERY == 0 and _settled(root, budget.iterations - done):
+            break
+    visits = {key: child.visits for key, child in root.children.items()}
     best = max(visits, key=lambda k: (visits[k], root.children[k].total)) if visits else None
-    action = mine[best] if best is not None else rng.choice(legal)
+    action = keyed[best] if best is not None else rng.choice(legal)
     return Decision(action, done, clock() - started, visits)
 
 
+def _settled(root: Node, left: int) -> bool:
+    """Whether the most visited root action stays the most visited whatever `left` brings."""
+    visits = sorted((child.visits for child in root.children.values()), reverse=True)
+    return len(visits) > 1 and visits[0] > visits[1] + left
+
+
+def first_actor(game: SearchGame, seat: str) -> str | None:
+    """Who decides next: `seat` if the game waits for it, else the first seat waited for."""
+    turn = game.to_act
+    if not turn:
+        return None
+    return seat if any(t.seat == seat for t in turn) else turn[0].seat
+
+
 def _iterate(
-    root: Node, game: SearchGame, ai: GameAI, rng: random.Random, allowed: set[str] | None
+    root: Node,
+    game: SearchGame,
+    ai: GameAI,
+    rng: random.Random,
+    root_actions: dict[str, Any],
+    seat: str,
 ) -> None:
     node = root
     # Selection and expansion.
     while not game.is_over:
-        turn = game.to_act
-        if not turn:
+        actor = first_actor(game, seat)
+        if actor is None:
             break
-        actor = turn[0].seat
-        actions = game.legal_actions(actor)
-        keyed = {str(a): a for a in actions}
-        if node is root and allowed is not None:
-            keyed = {k: a for k, a in keyed.items() if k in allowed} or keyed
+        if node is not root and not ai.searched(game, actor, seat):
+            break  # the playout plays it
+        keyed = root_actions if node is root else {str(a): a for a in game.legal_actions(actor)}
         untried = [k for k in keyed if k not in node.children]
         for key, child in node.children.items():
             if key in keyed:

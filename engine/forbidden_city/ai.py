@@ -12,6 +12,9 @@ import math
 import random
 from collections import Counter
 
+from engine.ai.players import LEVELS
+from engine.ai.search import Budget
+
 from .catalogue import default_seats, stack_for
 from .game import Game
 from .moves import Move, Place
@@ -74,6 +77,13 @@ class ForbiddenCityAI:
             if game.board.may_close((move.x, move.y), tile.rotated(move.rotation)):
                 return move
         return pick
+
+    def levels(self) -> dict[str, Budget]:
+        return LEVELS
+
+    def searched(self, game: Game, actor: str, seat: str) -> bool:
+        """Every seat's placements grow the tree: a tile in hand barely changes a placement."""
+        return True
 
     def candidates(self, game: Game, seat: str, rng: random.Random) -> list[Move]:
         """The moves worth searching: the best-paying ones and a sample of quiet ones."""
