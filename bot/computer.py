@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import Any
 
-from engine.ai import LEVELS, Player, game_ai, search
+from engine.ai import Player, game_ai, search
 
 from .i18n import N_
 
@@ -71,7 +71,7 @@ def decide(
     """The action of a computer player of `level` for `seat`, seeing only `view` (in a worker).
     The search stops by itself after `seconds`; `iterations` caps every level (tests)."""
     ai = game_ai(game_key)
-    budget = LEVELS[level]
+    budget = ai.levels()[level]
     budget = replace(budget, max_seconds=min(budget.max_seconds, seconds))
     if iterations is not None:
         budget = replace(
