@@ -1,5 +1,5 @@
 """Service speed: single `play` latency and throughput with many concurrent games, measured
-through the real service, a real redis-server and real rendering."""
+through the real service, a real redis-server and real rendering, for both games."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ import time
 from typing import Any
 
 from engine.forbidden_city import DISCARD, Game, Place
+from engine.verbotene_stadt import Game as StadtGame
+from engine.verbotene_stadt import MoveOfficial
+from engine.verbotene_stadt.actions import Bribe
+from engine.verbotene_stadt.players import choose_simple
 
 from .actor import Actor
 from .config import Settings
@@ -103,6 +107,71 @@ async def _session(url: str, games: int, moves: int) -> dict[str, Any]:
     }
 
 
+async def _stadt_table(service: GameService, channel: str) -> None:
+    """Players of their own (a bribe typed privately must find its one table)."""
+    for user in PLAYERS:
+        actor = Actor("bench", channel, channel + user, user.upper())
+        reply = await service.command(actor, "new stadt" if user == "a" else "join")
+        assert reply.ok, reply.private
+    reply = await service.command(Actor("bench", channel, channel + "a", "A"), "start")
+    assert reply.ok, reply.private
+
+
+async def _stadt_step(
+    service: GameService, channel: str, rng: random.Random
+) -> tuple[float | None, bool]:
+    """One decision of Die Verbotene Stadt typed through the service (a simple player's); the
+    seconds it took if it was a move, and whether the game goes on."""
+    record = await service.store.load(Channel.of("bench", channel))
+    if record is None:
+        return None, False
+    table = Table.model_validate_json(record.data)
+    game: StadtGame = table.load_game()
+    turn = game.to_act[0]
+    action = choose_simple(game, turn.seat, rng)
+    user = table.user_of(turn.seat).user_id
+    secret = isinstance(action, Bribe)  # a bribe is typed in a private chat only
+    actor = Actor("bench", channel, user, user.upper(), private=secret)
+    start = time.perf_counter()
+    reply = await service.command(actor, f"play {action}")
+    took = time.perf_counter() - start
+    assert reply.ok, reply.private
+    return (took if isinstance(action, MoveOfficial) else None), True
+
+
+async def _stadt_session(url: str, games: int, moves: int) -> dict[str, Any]:
+    """Die Verbotene Stadt: moves through the service, Redis and the table image."""
+    store = Store.from_url(url)
+    service = GameService(store, Settings(_env_file=None))  # type: ignore[call-arg]
+    rng = random.Random(2)
+    latencies: list[float] = []
+    sizes: list[int] = []
+    for index in range(games):
+        name = f"s{index}"
+        await _stadt_table(service, name)
+        going = True
+        while going and len(latencies) < moves:
+            took, going = await _stadt_step(service, name, rng)
+            if took is not None:
+                latencies.append(took)
+            record = await store.load(Channel.of("bench", name))
+            if record is not None:
+                sizes.append(len(record.data))
+        if len(latencies) >= moves:
+            break
+    await store.close()
+    latencies.sort()
+    return {
+        "stadt_move_median_ms": round(statistics.median(latencies) * 1000, 2),
+        "stadt_move_p99_ms": round(latencies[int(len(latencies) * 0.99) - 1] * 1000, 2),
+        "stadt_timed_moves": len(latencies),
+        "stadt_move_goal_ms": 50.0,
+        "stadt_stored_game_bytes_max": max(sizes),
+    }
+
+
 async def run(games: int = 200, moves: int = 300) -> dict[str, Any]:
     with temporary_redis_server() as server:
-        return await _session(server.url, games, moves)
+        figures = await _session(server.url, games, moves)
+        figures |= await _stadt_session(server.url, max(1, games // 20), moves)
+        return figures
