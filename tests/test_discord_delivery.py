@@ -120,6 +120,8 @@ async def test_login_syncs_the_fc_group(fake: FakeDiscord, client: FcClient) -> 
     assert [c["value"] for c in new["game"]["choices"]] == ["knizia", "stadt"]
     assert [c["value"] for c in new["side"]["choices"]] == ["beginner", "advanced"]
     assert new["teams"]["type"] == 5  # a boolean
+    assert (new["bots"]["min_value"], new["bots"]["max_value"]) == (0, 3)
+    assert [c["value"] for c in new["level"]["choices"]] == ["easy", "normal", "hard"]
     assert not any(o.get("required", False) for o in new.values())
     languages = subcommands["lang"]["options"][0]["choices"]
     assert [c["value"] for c in languages] == ["en", "fr", "it", "de"]
@@ -139,10 +141,12 @@ async def test_dev_guild_syncs_there(fake: FakeDiscord, service: Scripted) -> No
     ("subcommand", "options", "text"),
     [
         ("new", {"side": "advanced"}, "new advanced"),
-        ("new", {}, "new beginner"),
+        ("new", {}, "new"),
         ("new", {"game": "stadt"}, "new stadt"),
         ("new", {"game": "stadt", "teams": True}, "new stadt teams"),
-        ("new", {"game": "knizia", "side": "advanced"}, "new advanced"),
+        ("new", {"game": "knizia", "side": "advanced"}, "new knizia advanced"),
+        ("new", {"game": "stadt", "bots": 2, "level": "hard"}, "new stadt bots:2:hard"),
+        ("new", {"bots": 3}, "new bots:3"),
         ("play", {"spot": "RB N,E"}, "play RB N,E"),
         ("join", {}, "join"),
         ("play", {"spot": "3", "rotation": 1}, "play 3 1"),

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot.actor import Actor
+from bot.games import MODULES, module
 from bot.i18n import N_
 from bot.replies import Reply
 
@@ -71,35 +72,45 @@ class FcCommands(app_commands.Group):
         await self.client.handle_command(interaction, text)
 
     @app_commands.command(name=N_("new"), description=N_("Open a table in this channel"))
-    @app_commands.rename(game=N_("game"), side=N_("side"), teams=N_("teams"))
+    @app_commands.rename(
+        game=N_("game"), side=N_("side"), teams=N_("teams"), bots=N_("bots"), level=N_("level")
+    )
     @app_commands.describe(
         game=N_("Which of the two games to play"),
         side=N_("Which side of the start tile to play"),
         teams=N_("Die Verbotene Stadt for 4: partners sit opposite and add their points"),
+        bots=N_("Computer players to seat at once"),
+        level=N_("How well the computer players play"),
     )
     @app_commands.choices(
         game=[
-            app_commands.Choice(name=N_("Forbidden City (Reiner Knizia)"), value="knizia"),
-            app_commands.Choice(
-                name=N_("Die Verbotene Stadt (Randolph & Rüttinger)"), value="stadt"
-            ),
+            app_commands.Choice(name=module(key).byline, value=module(key).words[0])
+            for key in MODULES
         ],
         side=[
             app_commands.Choice(name=N_("beginner"), value="beginner"),
             app_commands.Choice(name=N_("advanced"), value="advanced"),
         ],
+        level=[
+            app_commands.Choice(name=N_("easy"), value="easy"),
+            app_commands.Choice(name=N_("normal"), value="normal"),
+            app_commands.Choice(name=N_("hard"), value="hard"),
+        ],
     )
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        game: str = "knizia",
-        side: str = "beginner",
+        game: str | None = None,
+        side: str | None = None,
         teams: bool = False,
+        bots: app_commands.Range[int, 0, 3] = 0,
+        level: str | None = None,
     ) -> None:
-        if game == "stadt":
-            await self._run(interaction, "new stadt teams" if teams else "new stadt")
-        else:
-            await self._run(interaction, f"new {side}")
+        # The words of `/fc new`: the game checks its own options and says what it refuses.
+        words = [game, side, "teams" if teams else None]
+        if bots or level:
+            words.append(f"bots:{bots}:{level}" if level else f"bots:{bots}")
+        await self._run(interaction, " ".join(["new", *(w for w in words if w)]))
 
     @app_commands.command(name=N_("join"), description=N_("Take a seat at the table"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:

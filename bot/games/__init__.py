@@ -76,6 +76,7 @@ class At:
 class GameModule(Protocol):
     key: str
     title: str  # a message id, translated where shown
+    byline: str  # the title with its authors, a message id (Discord's choice of game)
     words: tuple[str, ...]  # what `/fc new <word>` accepts for this game
     min_players: int
     max_players: int

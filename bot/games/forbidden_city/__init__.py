@@ -49,6 +49,7 @@ def _spots(game: Game) -> list[render.Spot]:
 class ForbiddenCity:
     key = "forbidden_city"
     title = N_("Forbidden City")
+    byline = N_("Forbidden City (Reiner Knizia)")
     words = ("knizia", "tiles", "forbidden", "city")
     min_players = 2
     max_players = 4

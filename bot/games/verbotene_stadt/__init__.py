@@ -37,6 +37,7 @@ _TAKE = re.compile(r"^([1-4])\.([1-8][HCT])$")
 class VerboteneStadt:
     key = "verbotene_stadt"
     title = N_("Die Verbotene Stadt")
+    byline = N_("Die Verbotene Stadt (Randolph & Rüttinger)")
     words = ("stadt", "verbotene", "vs", "randolph")
     min_players = 2
     max_players = 4
