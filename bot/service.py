@@ -31,7 +31,7 @@ from .computer import HELP as COMPUTER_HELP
 from .config import Settings
 from .durations import duration_text
 from .games import DEFAULT, MODULES, At, GameModule, by_word, module
-from .i18n import LANGUAGE_NAMES, LANGUAGES, normalize, tr, translations
+from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, normalize, tr, translations
 from .names import without_controls
 from .refused import Refused
 from .replies import Button, Direct, Message, Reply, mention
@@ -60,6 +60,17 @@ _DATA = re.compile(
     r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9A-Za-z,@.]{1,24}))?$"
 )
 LOBBY_KINDS = ("j", "st", "gm", "ab")
+# `/fc help` lines of the commands every game has, after the game's own lines.
+COMMON_HELP = (
+    N_("join / leave: sit down or stand up before the start"),
+    N_("board: the table"),
+    N_("rules: the rules in short"),
+    N_("abort: end the game (the creator or an admin)"),
+    N_("lang <en|fr|it|de>: the chat's language"),
+    N_("notify on|off: private turn messages"),
+    N_("games: your games everywhere"),
+    N_("vote skip|end: when a turn runs past the time limit"),
+)
 _BOTS = re.compile(r"^bots:(\d{1,2})(?::([a-z]+))?$")
 
 
@@ -995,7 +1006,7 @@ class GameService:
     async def _help(self, actor: Actor, args: list[str], lang: str) -> Reply:
         chosen = by_word(args[0]) if args else None
         game_module = chosen or await self._here(actor)
-        lines = [tr(lang, line) for line in game_module.help]
+        lines = [tr(lang, line) for line in (*game_module.help, *COMMON_HELP)]
         if playable(game_module.key):
             lines += [tr(lang, line) for line in COMPUTER_HELP]
         others = [module(k) for k in MODULES if k != game_module.key]

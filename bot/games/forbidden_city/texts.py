@@ -104,21 +104,13 @@ def status_text(at: At, game: Game, waited: str) -> str:
 HELP = (
     N_("Forbidden City commands (type them after /fc):"),
     N_("new [beginner|advanced]: open a table here"),
-    N_("join / leave: sit down or stand up before the start"),
     N_("start: deal and begin (the creator)"),
     N_(
         "play <spot> <rotation>: place your tile on a numbered spot of your private image, "
         "or at x,y; the rotation is 0-3 quarter turns clockwise"
     ),
     N_("hand: your tile, privately"),
-    N_("board: the table"),
     N_("status (or score): coins, tiles left, whose turn"),
-    N_("rules: the rules in short"),
-    N_("abort: end the game (the creator or an admin)"),
-    N_("lang <en|fr|it|de>: the chat's language"),
-    N_("notify on|off: private turn messages"),
-    N_("games: your games everywhere"),
-    N_("vote skip|end: when a turn runs past the time limit"),
 )
 
 RULES = (

@@ -292,7 +292,6 @@ def final_text(at: At, game: Game, voted_end: bool) -> str:
 HELP = (
     N_("Commands of the sliding and bluffing game (type them after /fc):"),
     N_("new stadt [teams]: open a table here (teams: the 4-player team game)"),
-    N_("join / leave: sit down or stand up before the start"),
     N_("start: begin (the creator); everyone then bribes an official in secret"),
     N_(
         "play RB N,E: move official RB north, then east (hat colour, robe colour: R Y B G K); "
@@ -302,14 +301,7 @@ HELP = (
     N_("play bribe RB / play keep: choose your official in secret (in a private chat)"),
     N_("play take 2 5C: take card 5C from the second player in turn order"),
     N_("hand: your bribe, your cards and the table, privately"),
-    N_("board: the table"),
     N_("status (or score): points, the open pavilion, whose turn"),
-    N_("rules: the rules in short"),
-    N_("abort: end the game (the creator or an admin)"),
-    N_("lang <en|fr|it|de>: the chat's language"),
-    N_("notify on|off: private turn messages"),
-    N_("games: your games everywhere"),
-    N_("vote skip|end: when a turn runs past the time limit"),
 )
 
 RULES = (
