@@ -41,7 +41,7 @@ messages: $(STAMP)
 		-o bot/locales/messages.pot bot render
 	for lang in fr it de; do \
 		if [ -f bot/locales/$$lang/LC_MESSAGES/messages.po ]; then \
-			$(VENV)/bin/pybabel update --no-fuzzy-matching -i bot/locales/messages.pot \
+			$(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete -i bot/locales/messages.pot \
 				-d bot/locales -l $$lang; \
 		else \
 			$(VENV)/bin/pybabel init -i bot/locales/messages.pot -d bot/locales -l $$lang; \

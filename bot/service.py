@@ -636,15 +636,18 @@ class GameService:
         if not playable(table.kind):
             raise Refused(self._no_computers(table.module, lang))
         if len(table.seats) >= table.module.max_players:
-            raise Refused(tr(lang, "The table is full (4 players)."))
+            raise Refused(
+                tr(lang, "The table is full ({high} players).", high=table.module.max_players)
+            )
         seat = self._seat_computer(table, level, lang)
         await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
         text = tr(
             lang,
-            "{name} takes a seat ({n}/4): a computer player. {creator} starts the game with "
+            "{name} takes a seat ({n}/{high}): a computer player. {creator} starts the game with "
             "/fc start.",
             name=seat.name,
             n=len(table.seats),
+            high=table.module.max_players,
             creator=self._creator_name(table),
         )
         return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
@@ -664,7 +667,13 @@ class GameService:
         seat = computers[int(args[0]) - 1] if args else computers[-1]
         table.seats.remove(seat)
         await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
-        text = tr(lang, "{who} leaves the table ({n}/4).", who=seat.name, n=len(table.seats))
+        text = tr(
+            lang,
+            "{who} leaves the table ({n}/{high}).",
+            who=seat.name,
+            n=len(table.seats),
+            high=table.module.max_players,
+        )
         return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
 
     async def _switch(self, actor: Actor, payload: str, lang: str) -> Reply:
@@ -699,14 +708,17 @@ class GameService:
         if table.seat_of(actor.user_id):
             raise Refused(tr(lang, "You are already at the table."))
         if len(table.seats) >= table.module.max_players:
-            raise Refused(tr(lang, "The table is full (4 players)."))
+            raise Refused(
+                tr(lang, "The table is full ({high} players).", high=table.module.max_players)
+            )
         table.seats.append(Seat(user_id=actor.user_id, name=actor.name))
         await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
         text = tr(
             lang,
-            "{who} joins the table ({n}/4). {creator} starts the game with /fc start.",
+            "{who} joins the table ({n}/{high}). {creator} starts the game with /fc start.",
             who=mention(actor.user_id),
             n=len(table.seats),
+            high=table.module.max_players,
             creator=self._creator_name(table),
         )
         return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
@@ -731,7 +743,11 @@ class GameService:
             await self.store.archive(channel, loaded.record.version)
             return Reply(public=[Message(tr(lang, "Everybody left: the table is closed."))])
         text = tr(
-            lang, "{who} leaves the table ({n}/4).", who=mention(actor.user_id), n=len(table.seats)
+            lang,
+            "{who} leaves the table ({n}/{high}).",
+            who=mention(actor.user_id),
+            n=len(table.seats),
+            high=table.module.max_players,
         )
         if table.creator == actor.user_id:
             table.creator = table.user_ids()[0]
@@ -977,9 +993,10 @@ class GameService:
             names = ", ".join(s.name for s in table.seats)
             text = tr(
                 lang,
-                "Waiting for {creator} to start ({n}/4): {names}.",
+                "Waiting for {creator} to start ({n}/{high}): {names}.",
                 creator=self._creator_name(table),
                 n=len(table.seats),
+                high=table.module.max_players,
                 names=names,
             )
             return Reply(private=[Message(text)])
