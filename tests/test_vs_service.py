@@ -73,8 +73,8 @@ async def test_every_player_bribes_in_secret_from_a_menu_of_the_25_officials(
         menu = direct.message
         assert is_png(menu.image) and not menu.buttons
         assert [c.data.rsplit(":", 1)[1] for c in menu.choices] == list(OFFICIALS)
-        assert menu.choices[0].label == "RR (red hat, red robe)"
-        assert "KB (black hat, blue robe)" in [c.label for c in menu.choices]
+        assert menu.choices[0].label == "🔴🔴 RR (red hat, red robe)"  # as the pawn is drawn
+        assert "⚫🔵 KB (black hat, blue robe)" in [c.label for c in menu.choices]
         assert all(len(c.data.encode()) <= 64 for c in menu.choices)
     first = await press(service, chat, "ann", chat.button("ann", "vb", "GY").data)
     assert "Ann has made a secret choice." in first.public[0].text

@@ -49,7 +49,7 @@ def bribe_menu(at: At, game: Game, seat: str, text: str) -> Message:
     count = round_start(game)
     legal = game.legal_actions(seat)
     choices = [
-        Button(words.official(at.lang, a.official), _data(at, "vb", count, a.official))
+        Button(words.pawn(at.lang, a.official), _data(at, "vb", count, a.official))
         for a in legal
         if isinstance(a, Bribe)
     ]
@@ -72,7 +72,7 @@ def move_menu(at: At, game: Game, seat: str, text: str) -> Message:
     choices = []
     for code in movable(game, seat):
         x, y = game.at[code]
-        label = f"{words.official(at.lang, code)} {x},{y}"
+        label = f"{words.pawn(at.lang, code)} {x},{y}"
         if code == own:
             label += " ★"
         choices.append(Button(label, _data(at, "vo", at.count, code)))

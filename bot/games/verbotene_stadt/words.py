@@ -48,6 +48,8 @@ CARDS = {
     "green": (N_("green hat"), N_("green coat"), N_("green trousers")),
     "black": (N_("black hat"), N_("black coat"), N_("black trousers")),
 }
+# A pawn's colours as the image draws them, hat then robe, for menus (beside the words).
+DOTS = {"R": "🔴", "Y": "🟡", "B": "🔵", "G": "🟢", "K": "⚫"}
 DIRECTIONS = {"N": N_("North"), "E": N_("East"), "S": N_("South"), "W": N_("West")}
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
 
@@ -61,6 +63,11 @@ def official(lang: str, code: str) -> str:
         hat=tr(lang, HATS[code[0]]),
         robe=tr(lang, ROBES[code[1]]),
     )
+
+
+def pawn(lang: str, code: str) -> str:
+    """`🔴🔵 RB (red hat, blue robe)`: a menu's label, the colours seen before the words."""
+    return f"{DOTS[code[0]]}{DOTS[code[1]]} {official(lang, code)}"
 
 
 def pavilion(lang: str, number: int) -> str:
