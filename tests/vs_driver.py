@@ -44,6 +44,17 @@ class Chat:
         raise AssertionError(f"{user} was sent no {kind} button {payload}")
 
 
+REVEAL = "Bribes revealed"  # how the module words a reveal (bot/games/verbotene_stadt/texts.py)
+
+
+def tells_a_bribe(text: str, bribes: set[str]) -> bool:
+    """Whether `text`, shown to everyone, gives away one of `bribes` outside a reveal, as a
+    reveal words it (`Ann: RR (red hat, red robe)`) or as the private "Keep RR" choice."""
+    if REVEAL in text:
+        return False
+    return any(f": {code} (" in text or f"Keep {code}" in text for code in bribes)
+
+
 def hasty(game: Game, seat: str, rng: random.Random) -> Action:
     """`greedy`, but entering the open pavilion whenever the rules let it: short games."""
     if game.to_act[0].kind == "move":
