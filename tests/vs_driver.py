@@ -44,6 +44,17 @@ class Chat:
         raise AssertionError(f"{user} was sent no {kind} button {payload}")
 
 
+REVEAL = "Bribes revealed"  # how the module words a reveal (bot/games/verbotene_stadt/texts.py)
+
+
+def tells_a_bribe(text: str, bribes: set[str]) -> bool:
+    """Whether `text`, shown to everyone, gives away one of `bribes` outside a reveal, as a
+    reveal words it (`Ann: RR (red hat, red robe)`) or as the private "Keep RR" choice."""
+    if REVEAL in text:
+        return False
+    return any(f": {code} (" in text or f"Keep {code}" in text for code in bribes)
+
+
 def hasty(game: Game, seat: str, rng: random.Random) -> Action:
     """`greedy`, but entering the open pavilion whenever the rules let it: short games."""
     if game.to_act[0].kind == "move":
@@ -61,23 +72,29 @@ async def press(service: GameService, chat: Chat, user: str, data: str) -> Reply
     return chat.take(user, reply)
 
 
-async def act(service: GameService, chat: Chat, user: str, action: Action) -> Reply:
-    """`action` for `user`, played by pressing what `user` was sent."""
+def presses(action: Action) -> list[tuple[str, str]]:
+    """The (kind, payload) of each button or menu choice that plays `action`, in order."""
     if isinstance(action, Bribe):
-        return await press(service, chat, user, chat.button(user, "vb", action.official).data)
+        return [("vb", action.official)]
     if isinstance(action, Keep):
-        return await press(service, chat, user, chat.button(user, "vb", "keep").data)
+        return [("vb", "keep")]
     if isinstance(action, (Pass, Believe, Doubt)):
-        return await press(service, chat, user, chat.button(user, "va", str(action)).data)
+        return [("va", str(action))]
     if isinstance(action, Take):
-        data = chat.button(user, "vt", f"{action.seat}.{action.card}").data
-        return await press(service, chat, user, data)
+        return [("vt", f"{action.seat}.{action.card}")]
     assert isinstance(action, MoveOfficial)
     code, slides = action.official, action.slides
-    await press(service, chat, user, chat.button(user, "vo", code).data)
-    for k in range(1, len(slides) + 1):
-        await press(service, chat, user, chat.button(user, "vs", pack(code, slides[:k])).data)
-    return await press(service, chat, user, chat.button(user, "vm", pack(code, slides)).data)
+    steps = [("vs", pack(code, slides[:k])) for k in range(1, len(slides) + 1)]
+    return [("vo", code), *steps, ("vm", pack(code, slides))]
+
+
+async def act(service: GameService, chat: Chat, user: str, action: Action) -> Reply:
+    """`action` for `user`, played by pressing what `user` was sent."""
+    replies = [
+        await press(service, chat, user, chat.button(user, kind, payload).data)
+        for kind, payload in presses(action)
+    ]
+    return replies[-1]
 
 
 async def play_on(

@@ -36,9 +36,9 @@ async def open_stadt(
     return chat.take(users[0], await service.command(who(users[0]), "start"))
 
 
-async def store_position(store: Store, game: Game) -> Table:
+async def store_position(store: Store, game: Game, channel: Channel | None = None) -> Table:
     """Replace the stored game by `game` (same seats), as if it had been played to there."""
-    channel = Channel.of("console", CHANNEL)
+    channel = channel or Channel.of("console", CHANNEL)
     record = await store.load(channel)
     assert record is not None
     table = Table.model_validate_json(record.data)
