@@ -27,7 +27,13 @@ from .translator import FcTranslator
 __all__ = ["FcClient", "FcCommands", "actor_of"]
 
 log = logging.getLogger(__name__)
-CELL_TEXT = re.compile(r"^-?\d+\s*,\s*-?\d+$")  # a tile game cell typed with spaces
+# A comma-separated value typed with spaces (`2, -1`, `N, E`) is one argument, not several.
+LEVELS = [  # computer players' levels, for /fc new and /fc addbot
+    app_commands.Choice(name=N_("easy"), value="easy"),
+    app_commands.Choice(name=N_("normal"), value="normal"),
+    app_commands.Choice(name=N_("hard"), value="hard"),
+]
+COMMA = re.compile(r"\s*,\s*")
 
 # Computer players act a short pause after their turn comes (`BOT_PAUSE`): deadlines are looked
 # for every second (one small Redis read).
@@ -91,11 +97,7 @@ class FcCommands(app_commands.Group):
             app_commands.Choice(name=N_("beginner"), value="beginner"),
             app_commands.Choice(name=N_("advanced"), value="advanced"),
         ],
-        level=[
-            app_commands.Choice(name=N_("easy"), value="easy"),
-            app_commands.Choice(name=N_("normal"), value="normal"),
-            app_commands.Choice(name=N_("hard"), value="hard"),
-        ],
+        level=LEVELS,
     )
     async def new(
         self,
@@ -140,9 +142,7 @@ class FcCommands(app_commands.Group):
         spot: str,
         rotation: app_commands.Range[int, 0, 3] | None = None,
     ) -> None:
-        where = spot.strip()
-        if CELL_TEXT.match(where):  # "2, -1" is one argument, not two
-            where = "".join(where.split())
+        where = COMMA.sub(",", spot.strip())
         text = f"play {where}" if rotation is None else f"play {where} {rotation}"
         await self._run(interaction, text)
 
@@ -239,13 +239,7 @@ class FcCommands(app_commands.Group):
     )
     @app_commands.rename(level=N_("level"))
     @app_commands.describe(level=N_("How well it plays"))
-    @app_commands.choices(
-        level=[
-            app_commands.Choice(name=N_("easy"), value="easy"),
-            app_commands.Choice(name=N_("normal"), value="normal"),
-            app_commands.Choice(name=N_("hard"), value="hard"),
-        ]
-    )
+    @app_commands.choices(level=LEVELS)
     async def addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
         await self._run(interaction, f"addbot {level}")
 
