@@ -507,6 +507,18 @@ class GameService:
         add = Button(tr(lang, "Add a computer player"), f"fc:ab:{channel_id}")
         return [row, [add, *others]]
 
+    def _room_for_one(self, table: Table, lang: str) -> None:
+        if len(table.seats) >= table.module.max_players:
+            raise Refused(
+                tr(lang, "The table is full ({high} players).", high=table.module.max_players)
+            )
+
+    async def _lobby_saved(self, actor: Actor, loaded: Loaded, text: str, lang: str) -> Reply:
+        """Saves a lobby change, then shows the lobby with `text` and its buttons."""
+        await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
+        table = loaded.table
+        return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
+
     def _lobby_message(self, table: Table, channel_id: str, text: str, lang: str) -> Message:
         return Message(
             text, buttons=self._lobby_buttons(table, channel_id, lang), names=self._names(table)
@@ -635,12 +647,8 @@ class GameService:
         self._runs(table, actor, lang)
         if not playable(table.kind):
             raise Refused(self._no_computers(table.module, lang))
-        if len(table.seats) >= table.module.max_players:
-            raise Refused(
-                tr(lang, "The table is full ({high} players).", high=table.module.max_players)
-            )
+        self._room_for_one(table, lang)
         seat = self._seat_computer(table, level, lang)
-        await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
         text = tr(
             lang,
             "{name} takes a seat ({n}/{high}): a computer player. {creator} starts the game with "
@@ -650,7 +658,7 @@ class GameService:
             high=table.module.max_players,
             creator=self._creator_name(table),
         )
-        return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
+        return await self._lobby_saved(actor, loaded, text, lang)
 
     async def _removebot(self, actor: Actor, args: list[str], lang: str) -> Reply:
         """Removes the computer player seated last, or the one numbered `args[0]` (1, 2...)."""
@@ -666,7 +674,6 @@ class GameService:
             )
         seat = computers[int(args[0]) - 1] if args else computers[-1]
         table.seats.remove(seat)
-        await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
         text = tr(
             lang,
             "{who} leaves the table ({n}/{high}).",
@@ -674,7 +681,7 @@ class GameService:
             n=len(table.seats),
             high=table.module.max_players,
         )
-        return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
+        return await self._lobby_saved(actor, loaded, text, lang)
 
     async def _switch(self, actor: Actor, payload: str, lang: str) -> Reply:
         """The lobby's button that opens the other game instead (the creator's choice)."""
@@ -696,9 +703,8 @@ class GameService:
             raise Refused(self._no_computers(game_module, lang))
         table.kind = game_module.key
         table.options = game_module.options([], len(table.seats), lang)
-        await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
         text = self._opening_text(table, lang)
-        return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
+        return await self._lobby_saved(actor, loaded, text, lang)
 
     async def _join(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
@@ -707,12 +713,8 @@ class GameService:
             raise Refused(tr(lang, "The game has already started."))
         if table.seat_of(actor.user_id):
             raise Refused(tr(lang, "You are already at the table."))
-        if len(table.seats) >= table.module.max_players:
-            raise Refused(
-                tr(lang, "The table is full ({high} players).", high=table.module.max_players)
-            )
+        self._room_for_one(table, lang)
         table.seats.append(Seat(user_id=actor.user_id, name=actor.name))
-        await self._save(Channel.of(actor.platform, actor.channel_id), loaded)
         text = tr(
             lang,
             "{who} joins the table ({n}/{high}). {creator} starts the game with /fc start.",
@@ -721,7 +723,7 @@ class GameService:
             high=table.module.max_players,
             creator=self._creator_name(table),
         )
-        return Reply(public=[self._lobby_message(table, actor.channel_id, text, lang)])
+        return await self._lobby_saved(actor, loaded, text, lang)
 
     async def _leave(self, actor: Actor, args: list[str], lang: str) -> Reply:
         loaded = await self._need(actor, lang)
