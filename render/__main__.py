@@ -20,7 +20,7 @@ from engine.verbotene_stadt import Game as StadtGame
 from engine.verbotene_stadt.players import choose_greedy
 
 from . import verbotene_stadt as stadt
-from .images import end_png, hand_png, preview_png, private_png, table_png
+from .forbidden_city.images import end_png, hand_png, preview_png, private_png, table_png
 
 STADT_NAMES = {"north": "Mei 美玲", "east": "Łukasz", "south": "Aiko 🌸", "west": "Дарья"}
 

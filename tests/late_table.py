@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-import render
+import render.forbidden_city as render
 from bot.store import Channel, Store
 from bot.table import Table
 from tests.views import to_play

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-import render
+import render.forbidden_city as render
 from bot.config import Settings
 from bot.discord import FcClient
 from bot.service import GameService

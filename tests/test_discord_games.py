@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-import render
+import render.forbidden_city as render
 from bot.actor import Actor
 from bot.config import Settings
 from bot.discord import FcClient

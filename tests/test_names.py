@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-import render
+import render.forbidden_city as render
 from bot.actor import Actor
 from bot.discord.delivery import _mention as discord_mention
 from bot.names import FALLBACK, MAX_NAME, clean_name

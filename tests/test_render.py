@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-import render
+import render.forbidden_city as render
 from engine.forbidden_city import Game, Place, Tile
-from render import palette as pal
 from render.__main__ import late_game, main, played
-from render.images import ranking
-from render.table import outline_width
-from render.tiles import wall_width
+from render.forbidden_city import palette as pal
+from render.forbidden_city.images import ranking
+from render.forbidden_city.table import outline_width
+from render.forbidden_city.tiles import wall_width
 from tests.pixels import RGB, decode, near, pixel
 
 

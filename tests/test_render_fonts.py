@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-import render
+import render.forbidden_city as render
 from engine.forbidden_city import Game
 from render.fonts import font, stamp
-from render.header import TITLE_H
+from render.forbidden_city.header import TITLE_H
 from tests.pixels import decode
 
 SAMPLES = {
@@ -136,6 +136,6 @@ def test_a_name_of_nothing_visible_shows_the_seat_colour() -> None:
 
 
 def test_the_fonts_stay_small() -> None:
-    folder = Path(render.__file__).parent / "fonts"
+    folder = Path(render.__file__).parent.parent / "fonts"  # render/fonts
     total = sum(path.stat().st_size for path in folder.iterdir())
     assert total < 3_000_000

@@ -9,15 +9,15 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from PIL import Image, ImageChops
 
-import render
+import render.forbidden_city as render
 from engine.forbidden_city import Game, Place, Tile
 from engine.forbidden_city.catalogue import catalogue
-from render import palette as pal
 from render.__main__ import played
 from render.fonts import TEXT_CACHE_BYTES, font
-from render.header import TITLE_H, last_move_text, name_of
+from render.forbidden_city import palette as pal
+from render.forbidden_city.header import TITLE_H, last_move_text, name_of
+from render.forbidden_city.tiles import ART_CACHE_BYTES, cell_art, wall_width
 from render.memo import ImageCache, image_bytes
-from render.tiles import ART_CACHE_BYTES, cell_art, wall_width
 from render.verbotene_stadt import texts as vs_texts
 from tests.pixels import RGB, decode, near, pixel
 
@@ -85,7 +85,7 @@ def test_every_text_drawn_is_a_listed_message() -> None:
 
 def test_messages_are_what_pybabel_extracts() -> None:
     """The bot's catalogue gets these ids from `pybabel extract`; MESSAGES must say the same."""
-    package = Path(render.__file__).parent
+    package = Path(render.__file__).parent.parent  # all of render/
     found = {m for _, _, m, _, _ in extract_from_dir(package, [("**.py", "python")])}
     both = (*render.MESSAGES, *vs_texts.MESSAGES)
     assert found == set(both)
@@ -200,7 +200,7 @@ def test_image_cache_keeps_within_its_byte_budget_dropping_the_oldest() -> None:
 def test_tile_art_cache_stays_within_its_budget() -> None:
     """Every tile of a 4-player game, turned four ways, plain and hatched, at three sizes:
     about 50 MB unbounded."""
-    from render.tiles import _art
+    from render.forbidden_city.tiles import _art
 
     asked = 0
     for seat, stack in catalogue(4).items():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-import render
+import render.forbidden_city as render
 from bot.service import GameService
 from engine.forbidden_city import Game, Place, RoomClosed
 from engine.forbidden_city.view import after
@@ -36,7 +36,7 @@ DRAGON: RGB = (196, 58, 40)
 FLOOR: dict[str, RGB] = {"G": (132, 186, 110), "P": (240, 166, 182), "W": (247, 242, 228)}
 SEAM: dict[str, RGB] = {"G": (104, 156, 86), "P": (208, 134, 150), "W": (206, 198, 180)}
 LETTER = {"green": "G", "pink": "P", "white": "W"}
-DIGITS_FONT = Path(render.__file__).parent / "fonts" / "NotoSans-Bold-subset.ttf"
+DIGITS_FONT = Path(render.__file__).parent.parent / "fonts" / "NotoSans-Bold-subset.ttf"
 
 
 # ------------------------------------------------------------------ reading numbers, OCR-free

@@ -9,12 +9,12 @@ import random
 import pytest
 from PIL import ImageChops
 
-import render
+import render.forbidden_city as render
 from engine.forbidden_city import Game, IllegalMove, Move, Place, Tile
 from engine.forbidden_city.view import after
 from render.__main__ import played
-from render.images import PREVIEW_BAND, plan
-from render.table import outline_width
+from render.forbidden_city.images import PREVIEW_BAND, plan
+from render.forbidden_city.table import outline_width
 from tests.pixels import decode
 from tests.views import to_play
 

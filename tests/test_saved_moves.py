@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import render
+import render.forbidden_city as render
 from bot import store as store_module
 from bot.console.app import Console
 from bot.redis_server import RedisServer

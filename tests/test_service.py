@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 from PIL import Image
 
-import render
+import render.forbidden_city as render
 from bot.actor import Actor
 from bot.config import Settings
 from bot.redis_server import RedisServer

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import bot.games.forbidden_city as fc_module
-import render
+import render.forbidden_city as render
 from bot.games.forbidden_city.targets import explain
 from bot.replies import mention
 from bot.service import GameService

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import render
+import render.forbidden_city as render
 from bot.replies import Message
 from bot.service import GameService
 from bot.store import Channel, Store

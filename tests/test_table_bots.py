@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-import render
+import render.forbidden_city as render
 from bot.actor import Actor
 from bot.computer import Computer, decide, greedy
 from bot.config import Settings

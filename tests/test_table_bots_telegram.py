@@ -12,7 +12,7 @@ from PIL import Image
 from telegram import Update
 from telegram.ext import AIORateLimiter
 
-import render
+import render.forbidden_city as render
 from bot.computer import Computer
 from bot.config import Settings
 from bot.service import GameService

@@ -20,7 +20,7 @@ import pytest
 from PIL import Image
 from telegram import Update
 
-import render
+import render.forbidden_city as render
 from bot.config import Settings
 from bot.service import GameService
 from bot.store import Channel, Store

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-import render
+import render.forbidden_city as render
 from bot.config import Settings
 from bot.service import GameService
 from bot.store import Channel, Store

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import render
+import render.forbidden_city as render
 from bot.actor import Actor
 from bot.replies import Reply, mention
 from bot.service import GameService

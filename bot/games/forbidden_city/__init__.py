@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-import render
+import render.forbidden_city as render
 from engine.core.errors import IllegalMove
 from engine.forbidden_city import DISCARD, Game, Place
 from engine.forbidden_city.players import choose_greedy

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-import render
+import render.forbidden_city as render
 from engine.forbidden_city import Game
 
 from ...i18n import tr

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-import render
+import render.forbidden_city as render
 from engine.forbidden_city import Game, GameOverError, IllegalMove, Place, Tile
 
 from ...i18n import tr

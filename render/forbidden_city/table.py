@@ -15,9 +15,9 @@ from PIL import Image, ImageDraw
 from engine.forbidden_city import Place, Tile, parse_move
 from engine.forbidden_city.view import ClosedRoom, SeatView, TableCell
 
+from ..fonts import stamp, text_width
 from . import palette as pal
 from . import texts as t
-from .fonts import stamp, text_width
 from .spots import Spot
 from .tiles import cell_art, marker_icon
 

@@ -21,9 +21,9 @@ from PIL import Image, ImageDraw
 from engine.forbidden_city import Move, Tile
 from engine.forbidden_city.view import SeatView, after
 
+from ..fonts import fit, stamp
 from . import palette as pal
 from . import texts as t
-from .fonts import fit, stamp
 from .header import (
     PAD,
     caption_lines,

@@ -15,9 +15,9 @@ from PIL import Image, ImageDraw
 
 from engine.forbidden_city.tiles import Tile
 
+from ..fonts import font, seal_font
+from ..memo import ImageCache, image_bytes
 from . import palette as pal
-from .fonts import font, seal_font
-from .memo import ImageCache, image_bytes
 
 SUPERSAMPLE = 4
 ART_CACHE_BYTES = 20 << 20

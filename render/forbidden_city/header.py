@@ -10,9 +10,9 @@ from PIL import Image, ImageDraw
 from engine.forbidden_city import Place, parse_move
 from engine.forbidden_city.view import ClosedRoom, SeatView
 
+from ..fonts import fit, one_line, stamp, text_width
 from . import palette as pal
 from . import texts as t
-from .fonts import fit, one_line, stamp, text_width
 from .texts import Translate
 from .tiles import marker_icon
 

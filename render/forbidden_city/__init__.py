@@ -1,0 +1,57 @@
+"""Table images for Forbidden City (Pillow): what the bot posts after every move.
+
+Every image is drawn from a seat's view (`game.view(seat)`), never from the game, so a secret
+(another seat's tile, the stacks) cannot reach a picture it does not belong in:
+
+    >>> from render.forbidden_city import table_png, private_png, preview_png, hand_png, spots
+    >>> names = {"purple": "Ann"}
+    >>> png = table_png(game.view(None), names, tr=catalogue.gettext)  # the channel's
+    >>> mine = game.view(game.current)  # the seat to play's own view
+    >>> png = private_png(mine, names, tr=catalogue.gettext)  # its tile, numbered spots
+    >>> png = preview_png(mine, "2,-1@3", names, tr=catalogue.gettext)  # nothing is played
+    >>> png = hand_png(game.view("yellow"), names)  # a seat's tile while others move
+    >>> png = end_png(game.view(None), names)  # once the game is over
+
+`spots(view)` numbers the legal cells the way `private_png` draws them; `cell_box` maps a cell
+to its pixels in those images. `tr` translates every text drawn (None: English); the message
+ids are `MESSAGES`, for the bot's catalogue.
+"""
+
+from .images import (
+    cell_box,
+    end_image,
+    end_png,
+    hand_image,
+    hand_png,
+    hand_tile_box,
+    preview_image,
+    preview_png,
+    private_image,
+    private_png,
+    table_image,
+    table_png,
+)
+from .palette import SEAT, SHAPE
+from .spots import Spot, spots
+from .texts import MESSAGES, Translate
+
+__all__ = [
+    "MESSAGES",
+    "SEAT",
+    "SHAPE",
+    "Spot",
+    "Translate",
+    "cell_box",
+    "end_image",
+    "end_png",
+    "hand_image",
+    "hand_png",
+    "hand_tile_box",
+    "preview_image",
+    "preview_png",
+    "private_image",
+    "private_png",
+    "spots",
+    "table_image",
+    "table_png",
+]
