@@ -22,6 +22,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
+	$(VENV)/bin/lint-imports
 
 test: lint
 	$(PY) -m pytest
@@ -33,7 +34,7 @@ bench: $(STAMP)
 	$(PY) -m bot bench
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis .import_linter_cache mutants
 
 # Refresh the translation catalogues after changing messages in bot/ or render/.
 messages: $(STAMP)
