@@ -1,5 +1,10 @@
-"""Service speed: single `play` latency and throughput with many concurrent games, measured
-through the real service, a real redis-server and real rendering, for both games."""
+"""Service speed: moves typed through the real service, a real redis-server and real images,
+for every game, each driven through its module (its own stand-in plays for every seat).
+
+Players have tables of their own and type every decision in their private chat, where a
+secret (a Verbotene Stadt bribe) may be typed too; what is timed is a decision that redraws
+the table image, as most moves do.
+"""
 
 from __future__ import annotations
 
@@ -7,171 +12,146 @@ import asyncio
 import random
 import statistics
 import time
-from typing import Any
-
-from engine.forbidden_city import DISCARD, Game, Place
-from engine.verbotene_stadt import Game as StadtGame
-from engine.verbotene_stadt import MoveOfficial
-from engine.verbotene_stadt.actions import Bribe
-from engine.verbotene_stadt.players import choose_simple
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from .actor import Actor
 from .config import Settings
+from .games import DEFAULT, MODULES, GameInfo, GameModule, Playing, module
 from .redis_server import temporary_redis_server
 from .service import GameService
 from .store import Channel, Store
-from .table import Table
+from .table import Table, load_game
 
+G = TypeVar("G", bound=Playing)
+V = TypeVar("V")
+A = TypeVar("A")
 PLAYERS = ("a", "b", "c", "d")
 
 
-async def _open(service: GameService, channel: str) -> tuple[Game, dict[str, str]]:
-    """A started 4-player table, and who sits in each colour (seats are dealt at random)."""
-    for user in PLAYERS:
-        actor = Actor("bench", channel, user, user.upper())
-        reply = await service.command(actor, "new" if user == "a" else "join")
-        assert reply.ok, reply.private
-    reply = await service.command(Actor("bench", channel, "a", "A"), "start")
-    assert reply.ok, reply.private
-    record = await service.store.load(Channel.of("bench", channel))
-    assert record is not None
-    table = Table.model_validate_json(record.data)
-    game = table.load_game()
-    return game, {c: table.user_of(c).user_id for c in game.players}
+@dataclass(slots=True)
+class Figures:
+    latencies: list[float] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
 
 
-async def _move(
-    service: GameService, channel: str, seated: tuple[Game, dict[str, str]], rng: random.Random
-) -> float:
-    """Play one random legal move through the service; the seconds it took."""
-    game, users = seated
-    move = rng.choice(game.legal_moves())
-    assert isinstance(move, Place)
-    user = users[game.current]
-    actor = Actor("bench", channel, user, user.upper())
-    start = time.perf_counter()
-    reply = await service.command(actor, f"play {move.x},{move.y} {move.rotation}")
-    took = time.perf_counter() - start
-    assert reply.ok, reply.private
-    game.play(move)
-    while not game.is_over and game.legal_moves() == [DISCARD]:
-        game.play(DISCARD)  # the service sets aside tiles that fit nowhere by itself
-    return took
+def _choose(game_module: GameModule[G, V, A], table: Table, rng: random.Random) -> tuple[str, str]:
+    """A simulated player's decision: the seat that must act, and its action in notation."""
+    game = load_game(game_module, table)
+    seat = game.to_act[0].seat
+    return seat, str(game_module.stand_in(game, seat, rng))
 
 
-async def _session(url: str, games: int, moves: int) -> dict[str, Any]:
-    store = Store.from_url(url)
-    service = GameService(store, Settings(_env_file=None))  # type: ignore[call-arg]
-    rng = random.Random(1)
-    tables = {f"g{i}": await _open(service, f"g{i}") for i in range(games)}
-    order = list(tables)
-    for table in order[-3:]:
-        await _move(service, table, tables[table], rng)  # warm caches
-    # Latency over whole games (early and late tables alike), one table after the other.
-    latencies: list[float] = []
-    for name in order:
-        while len(latencies) < moves and not tables[name][0].is_over:
-            latencies.append(await _move(service, name, tables[name], rng))
-        if len(latencies) >= moves:
-            break
-    latencies.sort()
-
-    async def play_on(name: str, count: int) -> int:
-        done = 0
-        local = random.Random(name)
-        while done < count and not tables[name][0].is_over:
-            await _move(service, name, tables[name], local)
-            done += 1
-        return done
-
-    start = time.perf_counter()
-    played = sum(await asyncio.gather(*(play_on(name, 3) for name in order)))
-    elapsed = time.perf_counter() - start
-    info = await store.client.info("memory")
-    sizes = []
-    for name in order:
-        record = await store.load(Channel.of("bench", name))
-        if record is not None:
-            sizes.append(len(record.data))
-    await store.close()
-    return {
-        "play_median_ms": round(statistics.median(latencies) * 1000, 2),
-        "play_p99_ms": round(latencies[int(len(latencies) * 0.99) - 1] * 1000, 2),
-        "timed_plays": len(latencies),
-        "concurrent_games": games,
-        "moves_per_second": round(played / elapsed, 1),
-        "concurrent_moves": played,
-        "stored_game_bytes_median": int(statistics.median(sizes)),
-        "stored_game_bytes_max": max(sizes),
-        "redis_used_memory_bytes": int(info["used_memory"]),
-    }
-
-
-async def _stadt_table(service: GameService, channel: str) -> None:
-    """Players of their own (a bribe typed privately must find its one table)."""
-    for user in PLAYERS:
+async def _open(service: GameService, game: GameInfo, channel: str) -> None:
+    """A started table with every seat taken by a player of its own."""
+    for user in PLAYERS[: game.max_players]:
         actor = Actor("bench", channel, channel + user, user.upper())
-        reply = await service.command(actor, "new stadt" if user == "a" else "join")
+        reply = await service.command(actor, f"new {game.words[0]}" if user == "a" else "join")
         assert reply.ok, reply.private
     reply = await service.command(Actor("bench", channel, channel + "a", "A"), "start")
     assert reply.ok, reply.private
 
 
-async def _stadt_step(
-    service: GameService, channel: str, rng: random.Random
-) -> tuple[float | None, bool]:
-    """One decision of Die Verbotene Stadt typed through the service (a simple player's); the
-    seconds it took if it was a move, and whether the game goes on."""
+async def _step(service: GameService, channel: str, rng: random.Random) -> float | None:
+    """One decision typed through the service: the seconds it took if it redrew the table.
+    `LookupError` once the game is over (its table archived)."""
     record = await service.store.load(Channel.of("bench", channel))
     if record is None:
-        return None, False
+        raise LookupError(channel)
     table = Table.model_validate_json(record.data)
-    game: StadtGame = table.load_game()
-    turn = game.to_act[0]
-    action = choose_simple(game, turn.seat, rng)
-    user = table.user_of(turn.seat).user_id
-    secret = isinstance(action, Bribe)  # a bribe is typed in a private chat only
-    actor = Actor("bench", channel, user, user.upper(), private=secret)
+    seat, text = table.module.visit(_choose, table, rng)
+    user = table.user_of(seat).user_id
+    actor = Actor("bench", channel, user, user.upper(), private=True)
     start = time.perf_counter()
-    reply = await service.command(actor, f"play {action}")
+    reply = await service.command(actor, f"play {text}")
     took = time.perf_counter() - start
     assert reply.ok, reply.private
-    return (took if isinstance(action, MoveOfficial) else None), True
+    return took if any(m.image for m in reply.public) else None
 
 
-async def _stadt_session(url: str, games: int, moves: int) -> dict[str, Any]:
-    """Die Verbotene Stadt: moves through the service, Redis and the table image."""
+async def _timed(service: GameService, names: list[str], moves: int) -> Figures:
+    """Latency over whole games (early and late tables alike), one table after the other."""
+    figures = Figures()
+    rng = random.Random(1)
+    for name in names:
+        try:
+            while len(figures.latencies) < moves:
+                took = await _step(service, name, rng)
+                if took is not None:
+                    figures.latencies.append(took)
+                record = await service.store.load(Channel.of("bench", name))
+                if record is not None:
+                    figures.sizes.append(len(record.data))
+        except LookupError:
+            continue
+        if len(figures.latencies) >= moves:
+            break
+    figures.latencies.sort()
+    return figures
+
+
+async def _concurrent(service: GameService, names: list[str]) -> tuple[int, float]:
+    """Three decisions on every table at once: how many were played, and in how long."""
+
+    async def play_on(name: str) -> int:
+        rng = random.Random(name)
+        done = 0
+        try:
+            for _ in range(3):
+                await _step(service, name, rng)
+                done += 1
+        except LookupError:
+            pass
+        return done
+
+    start = time.perf_counter()
+    played = sum(await asyncio.gather(*(play_on(name) for name in names)))
+    return played, time.perf_counter() - start
+
+
+async def _session(url: str, game: GameInfo, tables: int, moves: int) -> dict[str, Any]:
+    """One game's figures; the default game's keep their first names (`play_*`), the others
+    are prefixed with the game's first word (`stadt_move_*`)."""
     store = Store.from_url(url)
     service = GameService(store, Settings(_env_file=None))  # type: ignore[call-arg]
-    rng = random.Random(2)
-    latencies: list[float] = []
-    sizes: list[int] = []
-    for index in range(games):
-        name = f"s{index}"
-        await _stadt_table(service, name)
-        going = True
-        while going and len(latencies) < moves:
-            took, going = await _stadt_step(service, name, rng)
-            if took is not None:
-                latencies.append(took)
-            record = await store.load(Channel.of("bench", name))
-            if record is not None:
-                sizes.append(len(record.data))
-        if len(latencies) >= moves:
-            break
+    names = [f"{game.words[0]}{i}" for i in range(tables)]
+    for name in names:
+        await _open(service, game, name)
+    played, elapsed = await _concurrent(service, names)
+    figures = await _timed(service, names, moves)
+    info = await store.client.info("memory")
     await store.close()
-    latencies.sort()
+    latencies, sizes = figures.latencies, figures.sizes
+    median = round(statistics.median(latencies) * 1000, 2)
+    p99 = round(latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000, 2)
+    if game.key == DEFAULT:
+        return {
+            "play_median_ms": median,
+            "play_p99_ms": p99,
+            "timed_plays": len(latencies),
+            "concurrent_games": tables,
+            "moves_per_second": round(played / elapsed, 1),
+            "concurrent_moves": played,
+            "stored_game_bytes_median": int(statistics.median(sizes)),
+            "stored_game_bytes_max": max(sizes),
+            "redis_used_memory_bytes": int(info["used_memory"]),
+        }
+    prefix = game.words[0]
     return {
-        "stadt_move_median_ms": round(statistics.median(latencies) * 1000, 2),
-        "stadt_move_p99_ms": round(latencies[int(len(latencies) * 0.99) - 1] * 1000, 2),
-        "stadt_timed_moves": len(latencies),
-        "stadt_move_goal_ms": 50.0,
-        "stadt_stored_game_bytes_max": max(sizes),
+        f"{prefix}_move_median_ms": median,
+        f"{prefix}_move_p99_ms": p99,
+        f"{prefix}_timed_moves": len(latencies),
+        f"{prefix}_concurrent_games": tables,
+        f"{prefix}_moves_per_second": round(played / elapsed, 1),
+        f"{prefix}_stored_game_bytes_max": max(sizes),
     }
 
 
 async def run(games: int = 200, moves: int = 300) -> dict[str, Any]:
+    """Every game's figures; the default game on `games` tables, the others on a twentieth."""
+    figures: dict[str, Any] = {}
     with temporary_redis_server() as server:
-        figures = await _session(server.url, games, moves)
-        figures |= await _stadt_session(server.url, max(1, games // 20), moves)
-        return figures
+        for key in MODULES:
+            tables = games if key == DEFAULT else max(1, games // 20)
+            figures |= await _session(server.url, module(key), tables, moves)
+    return figures

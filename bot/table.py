@@ -6,12 +6,16 @@ The record is the game's own (`GameModule.dump`); the table knows no rules.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
-from .games import DEFAULT, MODULES, GameModule, module
+from .games import DEFAULT, MODULES, GameInfo, GameModule, Playing, Record, module
 from .names import clean_name
+
+G = TypeVar("G", bound=Playing)
+V = TypeVar("V")
+A = TypeVar("A")
 
 
 class Seat(BaseModel):
@@ -38,7 +42,7 @@ class Table(BaseModel):
     creator: str
     seats: list[Seat]
     players: list[str] = Field(default_factory=list)  # the engine's seat names, seat by seat
-    game: dict[str, Any] | None = None
+    game: Record | None = None
     turn_started: float = 0.0
     waiting: list[str] = Field(default_factory=list)  # "seat kind" the game waited for, stored
     hinted: list[str] = Field(default_factory=list)  # users told once they cannot get DMs
@@ -64,7 +68,7 @@ class Table(BaseModel):
         return data
 
     @property
-    def module(self) -> GameModule:
+    def module(self) -> GameInfo:
         return module(self.kind)
 
     @property
@@ -89,15 +93,6 @@ class Table(BaseModel):
             COMPUTER_ID.format(n=n) for n in range(1, 100) if COMPUTER_ID.format(n=n) not in taken
         )
 
-    def load_game(self) -> Any:
-        if self.game is None:
-            raise ValueError("the game has not started")
-        return self.module.load(self.game)
-
-    def keep(self, game: Any) -> None:
-        self.game = self.module.dump(game)
-        self.players = list(game.players)
-
     def engine_seat(self, user_id: str) -> str | None:
         """The engine's name for the user's seat (a colour, a number), once the game is on."""
         for seat, name in zip(self.seats, self.players, strict=False):
@@ -118,3 +113,16 @@ class Table(BaseModel):
         return {
             c: s.user_id for c, s in zip(self.players, self.seats, strict=False) if not s.computer
         }
+
+
+def load_game(game_module: GameModule[G, V, A], table: Table) -> G:
+    """The table's game, replayed from its record by its module."""
+    if table.game is None:
+        raise ValueError("the game has not started")
+    return game_module.load(table.game)
+
+
+def keep(game_module: GameModule[G, V, A], table: Table, game: G) -> None:
+    """Store `game` in the table (its record and its seats)."""
+    table.game = game_module.dump(game)
+    table.players = list(game.players)

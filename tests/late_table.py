@@ -7,6 +7,7 @@ import random
 import render.forbidden_city as render
 from bot.store import Channel, Store
 from bot.table import Table
+from tests.tables import keep, load_game
 from tests.views import to_play
 
 
@@ -16,11 +17,11 @@ async def advance(store: Store, channel: Channel, spots: int = 41, seed: int = 1
     record = await store.load(channel)
     assert record is not None
     table = Table.model_validate_json(record.data)
-    game = table.load_game()
+    game = load_game(table)
     rng = random.Random(seed)
     while len(render.spots(to_play(game))) < spots:
         assert not game.is_over, "no table this late in this game: choose another seed"
         game.play(rng.choice(game.legal_moves()))
-    table.keep(game)
+    keep(table, game)
     await store.save(channel, table.model_dump_json(), record.version, players=table.user_ids())
     return table

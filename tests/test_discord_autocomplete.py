@@ -18,6 +18,7 @@ from bot.service import GameService
 from bot.store import Store
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, dispatch, dispatch_all, fake_discord, logged_in
+from tests.tables import load_game
 from tests.test_discord_games import PLAYERS, Game, Spy, open_table
 from tests.views import to_play
 
@@ -47,7 +48,7 @@ async def started(
     await dispatch(client, fake.press_payload(PLAYERS[0], lobby, f"fc:st:{fake.channel_id}"))
     table = await game.table()
     assert table is not None
-    return game, render.spots(to_play(table.load_game()))
+    return game, render.spots(to_play(load_game(table)))
 
 
 async def test_autocomplete_in_the_dm_offers_the_spots_of_the_home_game(

@@ -25,6 +25,7 @@ from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, Person, Sent, dispatch, fake_discord, logged_in
 from tests.late_table import advance
+from tests.tables import load_game
 from tests.views import to_play
 
 PLAYERS = [
@@ -126,7 +127,7 @@ class Game:
         table = await self.table()
         if table is None or table.game is None:
             return None
-        game = table.load_game()
+        game = load_game(table)
         user_id = table.user_of(game.current).user_id
         return next(p for p in [*PLAYERS, STRANGER] if str(p.id) == user_id)
 
@@ -195,7 +196,7 @@ async def play_by_command(fake: FakeDiscord, client: FcClient, game: Game, who: 
     """Autocomplete the spot as Discord would, then `/fc play spot rotation`."""
     table = await game.table()
     assert table is not None
-    spots = render.spots(to_play(table.load_game()))
+    spots = render.spots(to_play(load_game(table)))
     await dispatch(client, fake.autocomplete_payload(who, ""))
     offered = fake.last_interaction().choices
     assert offered is not None
@@ -390,7 +391,7 @@ async def test_the_spot_menu_offers_every_spot_in_pages(
     lobby = await open_table(fake, client, PLAYERS)
     await dispatch(client, fake.press_payload(PLAYERS[0], lobby, f"fc:st:{fake.channel_id}"))
     table = await advance(store, game.channel, spots=41)
-    total = len(render.spots(to_play(table.load_game())))
+    total = len(render.spots(to_play(load_game(table))))
     who = await game.current()
     assert who is not None
     await dispatch(client, fake.command_payload(who, "hand"))

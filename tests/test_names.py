@@ -16,6 +16,7 @@ from bot.service import GameService
 from bot.store import Store
 from bot.table import Seat
 from bot.telegram.delivery import to_html
+from tests.tables import load_game
 from tests.test_service import CHANNEL, Clock, current_user, is_png, settings, table_of, who
 from tests.views import to_play
 
@@ -108,7 +109,7 @@ async def test_names_with_line_breaks_start_and_play_a_game(
         assert table is not None
         assert {s.name for s in table.seats} == {"Ann Lee", "Bob Ray", "Cid Kay", FALLBACK}
         user = current_user(table)
-        spot = rng.choice(render.spots(to_play(table.load_game())))
+        spot = rng.choice(render.spots(to_play(load_game(table))))
         actor = Actor("console", CHANNEL, user, names[user])
         played = await service.command(actor, f"play {spot.number} {spot.rotations[0]}")
         assert played.ok, played.private

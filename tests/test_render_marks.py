@@ -14,6 +14,7 @@ from bot.service import GameService
 from engine.forbidden_city import Game, Place, RoomClosed
 from engine.forbidden_city.view import after
 from tests.pixels import RGB, decode, near, pixel
+from tests.tables import load_game
 from tests.test_names import service
 from tests.test_render import at, table_with
 from tests.test_service import CHANNEL, current_user, seated, who
@@ -134,7 +135,7 @@ def test_the_preview_has_a_band_across_and_a_dashed_ring() -> None:
 
 async def test_the_preview_button_shows_the_preview_image(service: GameService) -> None:
     table = await seated(service, ["ann", "bob"])
-    game = table.load_game()
+    game = load_game(table)
     spot = render.spots(game.view(game.current))[0]
     data = f"fc:pv:{CHANNEL}:0:{spot.x},{spot.y}@{spot.rotations[0]}"
     reply = await service.press(who(current_user(table)), data)

@@ -21,6 +21,7 @@ from bot.store import CLAIM_LEASE, Channel, Store
 from engine.forbidden_city import Game
 from tests.conftest import fixed_seeds
 from tests.redis_proxy import CuttingProxy
+from tests.tables import keep, load_game
 from tests.test_service import (
     CHANNEL,
     Clock,
@@ -82,10 +83,10 @@ async def one_move_from_the_end(service: GameService, store: Store) -> str:
     assert table is not None
     # Full stacks of one open tile (a stored record holds whole stacks): the game ends when both
     # seats are down to two tiles, after 2 x 28 moves.
-    game = Game(table.load_game().players, start="none", stacks=[["....G"] * 30] * 2)
+    game = Game(load_game(table).players, start="none", stacks=[["....G"] * 30] * 2)
     for _ in range(2 * 28 - 1):
         game.play(game.legal_moves()[0])
-    table.keep(game)
+    keep(table, game)
     await store.save(ROOM, table.model_dump_json(), record.version)
     return current_user(table)
 
@@ -93,7 +94,7 @@ async def one_move_from_the_end(service: GameService, store: Store) -> str:
 async def play_first_spot(service: GameService, user: str) -> Reply:
     table = await table_of(service.store)
     assert table is not None
-    spot = render.spots(to_play(table.load_game()))[0]
+    spot = render.spots(to_play(load_game(table)))[0]
     return await service.command(who(user), f"play {spot.number} {spot.rotations[0]}")
 
 
@@ -114,7 +115,7 @@ async def test_a_move_saved_right_before_an_outage_is_told_with_its_image(
     assert notice.user_id == other and notice.turn_notice and is_png(notice.message.image)
     await proxy.start()
     after = await table_of(store)
-    assert after is not None and after.game is not None and len(after.load_game().moves) == 1
+    assert after is not None and after.game is not None and len(load_game(after).moves) == 1
     # The next turn's deadlines were written with the move.
     limit = await store.deadline(ROOM, "limit")
     remind = await store.deadline(ROOM, "remind")

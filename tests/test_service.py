@@ -18,6 +18,7 @@ from bot.replies import Message, Reply, mention
 from bot.service import GameService
 from bot.store import Channel, Store
 from bot.table import Table
+from tests.tables import load_game
 from tests.views import to_play
 
 CHANNEL = "room1"
@@ -79,7 +80,7 @@ async def seated(service: GameService, users: list[str]) -> Table:
 
 
 def current_user(table: Table) -> str:
-    game = table.load_game()
+    game = load_game(table)
     return table.user_of(game.current).user_id
 
 
@@ -105,18 +106,18 @@ async def test_lobby_rules(service: GameService, store: Store) -> None:
     assert table.creator == "bob" and [s.user_id for s in table.seats] == ["bob", "cid"]
     assert (await service.command(who("bob"), "start")).ok
     table = await table_of(store)
-    assert table is not None and table.game is not None and table.load_game().start == "advanced"
+    assert table is not None and table.game is not None and load_game(table).start == "advanced"
     assert not (await service.command(who("eve"), "join")).ok
 
 
 async def test_a_whole_two_player_game(service: GameService, store: Store) -> None:
     first = await seated(service, ["ann", "bob"])
-    assert first.game is not None and sorted(first.load_game().players) == ["purple", "yellow"]
+    assert first.game is not None and sorted(load_game(first).players) == ["purple", "yellow"]
     rng = random.Random(3)
     moves = 0
     last: Reply | None = None
     while (table := await table_of(store)) is not None:
-        game = table.load_game()
+        game = load_game(table)
         user = current_user(table)
         spot = rng.choice(render.spots(to_play(game)))
         reply = await service.command(who(user), f"play {spot.number} {spot.rotations[0]}")
@@ -140,7 +141,7 @@ async def test_a_whole_two_player_game(service: GameService, store: Store) -> No
 
 async def test_play_by_coordinates_and_rotation_errors(service: GameService, store: Store) -> None:
     table = await seated(service, ["ann", "bob"])
-    game = table.load_game()
+    game = load_game(table)
     mover = current_user(table)
     other = "bob" if mover == "ann" else "ann"
     before = await snapshot(store)
@@ -167,14 +168,14 @@ async def test_play_by_coordinates_and_rotation_errors(service: GameService, sto
     assert reply.ok
     after = await table_of(store)
     assert after is not None and after.game is not None
-    assert [str(m) for m in after.load_game().moves] == [f"{spot.x},{spot.y}@{spot.rotations[-1]}"]
+    assert [str(m) for m in load_game(after).moves] == [f"{spot.x},{spot.y}@{spot.rotations[-1]}"]
 
 
 async def test_buttons_preview_then_confirm_and_stale_or_forged_data(
     service: GameService, store: Store
 ) -> None:
     table = await seated(service, ["ann", "bob", "cid"])
-    game = table.load_game()
+    game = load_game(table)
     mover = current_user(table)
     spot = render.spots(to_play(game))[0]
     in_dm = who(mover, "dm-1", private=True)
@@ -210,7 +211,7 @@ async def test_buttons_preview_then_confirm_and_stale_or_forged_data(
 
 async def test_fifty_identical_plays_apply_once(service: GameService, store: Store) -> None:
     table = await seated(service, ["ann", "bob"])
-    game = table.load_game()
+    game = load_game(table)
     mover = current_user(table)
     spot = render.spots(to_play(game))[0]
     text = f"play {spot.number} {spot.rotations[0]}"
@@ -221,24 +222,24 @@ async def test_fifty_identical_plays_apply_once(service: GameService, store: Sto
             message = reply.private[0].text
             assert "already played" in message or "turn" in message, message
     after = await table_of(store)
-    assert after is not None and after.game is not None and len(after.load_game().moves) == 1
+    assert after is not None and after.game is not None and len(load_game(after).moves) == 1
 
 
 async def test_a_new_service_on_the_same_redis_goes_on(store: Store, clock: Clock) -> None:
     first = GameService(store, settings(), clock=clock)
     table = await seated(first, ["ann", "bob"])
-    turn = render.spots(to_play(table.load_game()))[0].rotations[0]
+    turn = render.spots(to_play(load_game(table)))[0].rotations[0]
     assert (await first.command(who(current_user(table)), f"play 1 {turn}")).ok
     second = GameService(store, settings(), clock=clock)  # a restarted process
     later = await table_of(store)
     assert later is not None
-    spot = render.spots(to_play(later.load_game()))[0]
+    spot = render.spots(to_play(load_game(later)))[0]
     reply = await second.command(
         who(current_user(later)), f"play {spot.number} {spot.rotations[0]}"
     )
     assert reply.ok
     after = await table_of(store)
-    assert after is not None and after.game is not None and len(after.load_game().moves) == 2
+    assert after is not None and after.game is not None and len(load_game(after).moves) == 2
 
 
 async def test_reminders_fire_once_per_interval_across_processes(
@@ -270,7 +271,7 @@ async def test_reminders_fire_once_per_interval_across_processes(
     reply = await one.command(who(other), "vote skip")
     assert reply.ok and "skip" in reply.public[0].text
     after = await table_of(store)
-    assert after is not None and after.game is not None and len(after.load_game().moves) == 1
+    assert after is not None and after.game is not None and len(load_game(after).moves) == 1
 
 
 async def test_votes_need_the_time_limit(service: GameService) -> None:
@@ -290,7 +291,7 @@ async def test_dm_failure_is_told_in_the_channel_once(service: GameService) -> N
 
 async def test_hidden_things_stay_private(service: GameService, store: Store) -> None:
     table = await seated(service, ["ann", "bob"])
-    game = table.load_game()
+    game = load_game(table)
     for user in ("ann", "bob"):
         reply = await service.command(who(user), "hand")
         assert reply.ok and not reply.public
@@ -336,7 +337,7 @@ async def test_redis_down_gives_a_clear_error_and_recovers(
     service = GameService(store, settings())
     table = await seated(service, ["ann", "bob"])
     mover = current_user(table)
-    spot = render.spots(to_play(table.load_game()))[0]
+    spot = render.spots(to_play(load_game(table)))[0]
     before = await snapshot(store)
     server.stop()
     reply = await service.command(who(mover), f"play {spot.number} {spot.rotations[0]}")

@@ -13,6 +13,7 @@ from bot.service import GameService
 from bot.store import Store
 from engine.forbidden_city import DISCARD, Game, IllegalMove, Move, Place, Tile
 from tests.conftest import fixed_seeds
+from tests.tables import load_game
 from tests.test_service import (
     CHANNEL,
     current_user,
@@ -85,7 +86,7 @@ async def test_a_rotation_that_does_not_fit_is_refused_with_the_ones_that_do(
     service: GameService, store: Store
 ) -> None:
     table = await seated(service, ["ann", "bob"])
-    game = table.load_game()
+    game = load_game(table)
     hand = Tile.parse(game.hand(game.turn) or "")
     for spot in render.spots(to_play(game)):
         fitting = {hand.rotated(r) for r in spot.rotations}

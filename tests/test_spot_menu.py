@@ -10,6 +10,7 @@ from bot.service import GameService
 from bot.store import Channel, Store
 from tests.conftest import fixed_seeds
 from tests.late_table import advance
+from tests.tables import load_game
 from tests.test_service import CHANNEL, current_user, seated, settings, snapshot, who
 from tests.views import to_play
 
@@ -30,7 +31,7 @@ def page_buttons(message: Message) -> list[str]:
 async def test_every_spot_is_offered_page_by_page(service: GameService, store: Store) -> None:
     await seated(service, ["ann", "bob", "cid", "dan"])
     table = await advance(store, Channel.of("console", CHANNEL), spots=41)
-    game = table.load_game()
+    game = load_game(table)
     total = len(render.spots(to_play(game)))
     mover = current_user(table)
     [first] = (await service.command(who(mover), "hand")).private
@@ -57,8 +58,8 @@ async def test_every_spot_is_offered_page_by_page(service: GameService, store: S
 async def test_a_short_menu_has_no_page_buttons(service: GameService, store: Store) -> None:
     table = await seated(service, ["ann", "bob"])
     [turn] = (await service.command(who(current_user(table)), "hand")).private
-    assert len(render.spots(to_play(table.load_game()))) <= 20
-    assert spot_numbers(turn) == [s.number for s in render.spots(to_play(table.load_game()))]
+    assert len(render.spots(to_play(load_game(table)))) <= 20
+    assert spot_numbers(turn) == [s.number for s in render.spots(to_play(load_game(table)))]
     assert page_buttons(turn) == []
 
 
@@ -69,7 +70,7 @@ async def test_page_buttons_of_others_stale_or_forged_are_refused(
     table = await advance(store, Channel.of("console", CHANNEL), spots=41)
     mover = current_user(table)
     other = next(s.user_id for s in table.seats if s.user_id != mover)
-    count = len(table.load_game().moves)
+    count = len(load_game(table).moves)
     before = await snapshot(store)
     cases = {
         (other, f"fc:pg:{CHANNEL}:{count}:1"): "turn",

@@ -25,6 +25,7 @@ from bot.table import Table
 from engine.forbidden_city import Game, Place
 from engine.forbidden_city.view import SeatView
 from tests.conftest import fixed_seeds
+from tests.tables import load_game, module_of
 from tests.views import to_play
 
 CHANNEL = "room1"
@@ -93,7 +94,7 @@ def channel_replies(fired: list[tuple[str, str, Reply]]) -> list[Reply]:
 
 
 async def human_move(service: GameService, table: Table, user: str, rng: random.Random) -> Reply:
-    spot = rng.choice(render.spots(to_play(table.load_game())))
+    spot = rng.choice(render.spots(to_play(load_game(table))))
     reply = await service.command(who(user), f"play {spot.number} {spot.rotations[0]}")
     assert reply.ok, reply.private
     return reply
@@ -228,7 +229,7 @@ async def test_a_whole_game_of_one_person_and_three_computers(
     computer_moves = person_moves = 0
     last: Reply | None = None
     while (table := await table_of(store)) is not None:
-        game = table.load_game()
+        game = load_game(table)
         mover = table.user_of(game.current)
         if mover.bot is None:
             reply = await human_move(service, table, "ann", rng)
@@ -256,16 +257,16 @@ async def test_chained_computers_each_wait_for_their_own_deadline(
     assert (await service.command(who("ann"), "new bots:3")).ok
     assert (await service.command(who("ann"), "start")).ok
     table = await live(store)
-    game = table.load_game()
+    game = load_game(table)
     while table.user_of(game.current).bot is None:
         await human_move(service, table, "ann", random.Random(1))
         table = await live(store)
-        game = table.load_game()
+        game = load_game(table)
     moves = len(game.moves)
     assert await store.deadline(WHERE, "remind") is None  # a computer is never reminded
     assert await store.deadline(WHERE, "limit") is None
     [first] = channel_replies(await service.fire_due())
-    assert len((await live(store)).load_game().moves) == moves + 1  # one computer, one move
+    assert len(load_game(await live(store)).moves) == moves + 1  # one computer, one move
     assert first.public
 
 
@@ -285,9 +286,9 @@ async def test_the_computer_decides_from_its_view_only(
     assert (await service.command(who("ann"), "new bots:1")).ok
     assert (await service.command(who("ann"), "start")).ok
     table = await live(store)
-    if table.user_of(table.load_game().current).bot is None:
+    if table.user_of(load_game(table).current).bot is None:
         await human_move(service, table, "ann", random.Random(2))
-    game = (await live(store)).load_game()
+    game = load_game(await live(store))
     assert channel_replies(await service.fire_due())
     [(view, seat)] = seen
     assert isinstance(view, SeatView) and view.seat == seat == game.current
@@ -318,9 +319,9 @@ async def test_an_overrunning_decision_gives_way_to_the_greedy_one(
         assert (await service.command(who("ann"), "new bots:1")).ok
         assert (await service.command(who("ann"), "start")).ok
         table = await live(store)
-        if table.user_of(table.load_game().current).bot is None:
+        if table.user_of(load_game(table).current).bot is None:
             await human_move(service, table, "ann", random.Random(2))
-        game = (await live(store)).load_game()
+        game = load_game(await live(store))
         seat = game.current
         expected = greedy("forbidden_city", game.view(seat), seat, game.seed + len(game.moves))
         started = time.monotonic()
@@ -331,7 +332,7 @@ async def test_an_overrunning_decision_gives_way_to_the_greedy_one(
         fired = channel_replies(await firing)
         assert time.monotonic() - started < 10
         assert fired and fired[0].public
-        after = (await live(store)).load_game()
+        after = load_game(await live(store))
         assert after.moves[len(game.moves)] == expected
     finally:
         slow.close()
@@ -351,9 +352,9 @@ async def test_a_restart_while_a_computer_thinks_loses_nothing(
     assert (await first.command(who("ann"), "new bots:1")).ok
     assert (await first.command(who("ann"), "start")).ok
     table = await live(store)
-    if table.user_of(table.load_game().current).bot is None:
+    if table.user_of(load_game(table).current).bot is None:
         await human_move(first, table, "ann", random.Random(2))
-    moves = len((await live(store)).load_game().moves)
+    moves = len(load_game(await live(store)).moves)
     task = asyncio.create_task(first.fire_due())
     await asyncio.wait_for(thinking.wait(), 5)
     task.cancel()
@@ -364,7 +365,7 @@ async def test_a_restart_while_a_computer_thinks_loses_nothing(
     clock.now += 60  # past the claim's lease
     [reply] = channel_replies(await second.fire_due())
     assert reply.public and is_png(reply.public[0].image)
-    assert len((await live(store)).load_game().moves) == moves + 1
+    assert len(load_game(await live(store)).moves) == moves + 1
     assert channel_replies(await second.fire_due()) == []  # applied once
 
 
@@ -381,7 +382,7 @@ async def late(service: GameService, store: Store, clock: Clock, users: list[str
     [limit] = [r for r in channel_replies(await service.fire_due()) if r.public]
     assert "/fc vote bot" in limit.public[0].text
     table = await live(store)
-    return table.user_of(table.load_game().current).user_id
+    return table.user_of(load_game(table).current).user_id
 
 
 async def test_vote_bot_hands_the_seat_over_until_back(
@@ -406,16 +407,16 @@ async def test_vote_bot_hands_the_seat_over_until_back(
     assert absent not in {d.user_id for d in played.direct}
     rng = random.Random(8)
     # The others play round to the absent seat again: the computer plays it again.
-    while (table := await live(store)).user_of(table.load_game().current).user_id != absent:
-        await human_move(service, table, table.user_of(table.load_game().current).user_id, rng)
+    while (table := await live(store)).user_of(load_game(table).current).user_id != absent:
+        await human_move(service, table, table.user_of(load_game(table).current).user_id, rng)
     assert channel_replies(await service.fire_due())
     assert not (await service.command(who(voters[0]), "back")).ok  # nobody played for them
     back = await service.command(who(absent), "back")
     assert back.ok and mention(absent) in back.public[0].text and "back" in back.public[0].text
     # Round to their seat again: now they are told, and the computer no longer plays it.
-    while (table := await live(store)).user_of(table.load_game().current).user_id != absent:
+    while (table := await live(store)).user_of(load_game(table).current).user_id != absent:
         reply = await human_move(
-            service, table, table.user_of(table.load_game().current).user_id, rng
+            service, table, table.user_of(load_game(table).current).user_id, rng
         )
     assert absent in {d.user_id for d in reply.direct}
     assert channel_replies(await service.fire_due()) == []
@@ -442,7 +443,7 @@ async def test_computer_players_do_not_vote(
     assert (await service.command(who("bob"), "join")).ok
     assert (await service.command(who("ann"), "start")).ok
     rng = random.Random(6)
-    while (mover := (table := await live(store)).user_of(table.load_game().current)).user_id != (
+    while (mover := (table := await live(store)).user_of(load_game(table).current)).user_id != (
         "bob"
     ):
         if mover.bot is not None:
@@ -482,20 +483,20 @@ async def test_an_illegal_decision_is_replaced_by_the_tables_stand_in(
     assert (await service.command(who("ann"), "new bots:1")).ok
     assert (await service.command(who("ann"), "start")).ok
     table = await live(store)
-    if table.user_of(table.load_game().current).bot is None:
+    if table.user_of(load_game(table).current).bot is None:
         await human_move(service, table, "ann", random.Random(2))
     table = await live(store)
-    game = table.load_game()
-    stand_in = table.module.stand_in(game, game.current, random.Random(game.seed + len(game.moves)))
+    game = load_game(table)
+    stand_in = module_of(table).stand_in(game, game.current, random.Random(game.seed + len(game.moves)))
     [reply] = channel_replies(await service.fire_due())
     assert reply.public and is_png(reply.public[0].image)
-    assert (await live(store)).load_game().moves[len(game.moves)] == stand_in
+    assert load_game(await live(store)).moves[len(game.moves)] == stand_in
 
 
 async def test_games_computers_cannot_play_refuse_them(
     service: GameService, store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.service.playable", lambda key: False)
+    monkeypatch.setattr("bot.service.context.playable", lambda key: False)
     refused = await service.command(who("ann"), "new bots:1")
     assert not refused.ok and "cannot play Forbidden City" in refused.private[0].text
     assert (await service.command(who("ann"), "new")).ok
@@ -507,7 +508,7 @@ async def test_games_computers_cannot_play_refuse_them(
     [limit] = [r for r in channel_replies(await service.fire_due()) if r.public]
     assert "/fc vote skip" in limit.public[0].text and "vote bot" not in limit.public[0].text
     table = await live(store)
-    other = next(u for u in ("ann", "bob") if u != table.user_of(table.load_game().current).user_id)
+    other = next(u for u in ("ann", "bob") if u != table.user_of(load_game(table).current).user_id)
     refused = await service.command(who(other), "vote bot")
     assert not refused.ok and "cannot play" in refused.private[0].text
 
@@ -521,7 +522,7 @@ async def test_a_person_whose_seat_a_computer_plays_does_not_vote(
             assert (await service.command(who(user), "vote bot")).ok
     assert channel_replies(await service.fire_due())  # the computer plays the away seat
     table = await live(store)
-    slow = table.user_of(table.load_game().current).user_id
+    slow = table.user_of(load_game(table).current).user_id
     assert slow != away
     clock.now += service.settings.turn_limit.total_seconds() + 1
     assert [r for r in channel_replies(await service.fire_due()) if r.public]
@@ -550,13 +551,13 @@ async def test_a_save_while_a_computer_thinks_has_it_decide_again(
     assert (await busy.command(who("ann"), "new bots:1")).ok
     assert (await busy.command(who("ann"), "start")).ok
     table = await live(store)
-    if table.user_of(table.load_game().current).bot is None:
+    if table.user_of(load_game(table).current).bot is None:
         await human_move(busy, table, "ann", random.Random(2))
-    moves = len((await live(store)).load_game().moves)
+    moves = len(load_game(await live(store)).moves)
     [reply] = channel_replies(await busy.fire_due())
     assert reply.public and len(decisions) == 2 and decisions[0] == decisions[1]
     table = await live(store)
-    assert len(table.load_game().moves) == moves + 1 and table.hinted == ["ann"]
+    assert len(load_game(table).moves) == moves + 1 and table.hinted == ["ann"]
 
 
 async def test_back_while_the_computer_thinks_for_you_wins(
@@ -565,7 +566,7 @@ async def test_back_while_the_computer_thinks_for_you_wins(
     absent = await late(service, store, clock, ["ann", "bob"])
     other = "bob" if absent == "ann" else "ann"
     assert (await service.command(who(other), "vote bot")).ok
-    moves = len((await live(store)).load_game().moves)
+    moves = len(load_game(await live(store)).moves)
     back: list[Reply] = []
 
     class Overtaken(Computer):
@@ -577,7 +578,7 @@ async def test_back_while_the_computer_thinks_for_you_wins(
     service.computer = Overtaken(1, 5)
     assert channel_replies(await service.fire_due()) == []  # the person plays it after all
     assert back[0].ok and back[0].private
-    assert len((await live(store)).load_game().moves) == moves
+    assert len(load_game(await live(store)).moves) == moves
     await human_move(service, await live(store), absent, random.Random(3))
 
 
@@ -587,11 +588,11 @@ async def test_start_up_gives_a_waiting_computer_its_deadline_again(
     assert (await service.command(who("ann"), "new bots:1")).ok
     assert (await service.command(who("ann"), "start")).ok
     table = await live(store)
-    if table.user_of(table.load_game().current).bot is None:
+    if table.user_of(load_game(table).current).bot is None:
         await human_move(service, table, "ann", random.Random(2))
-    moves = len((await live(store)).load_game().moves)
+    moves = len(load_game(await live(store)).moves)
     assert await store.cancel(WHERE, "bot")  # lost, as with a Redis restored from an old save
     assert channel_replies(await service.fire_due()) == []
     assert await service.restore_deadlines() == 1
     assert channel_replies(await service.fire_due())
-    assert len((await live(store)).load_game().moves) == moves + 1
+    assert len(load_game(await live(store)).moves) == moves + 1

@@ -19,6 +19,7 @@ from telegram import Update
 from bot.store import Store
 from bot.table import Table
 from tests.fake_telegram import Call, FakeBotApi, Harness
+from tests.tables import load_game
 from tests.test_telegram_unreachable import (
     ANN,
     BEN,
@@ -64,7 +65,7 @@ async def wait_for(check: Any, what: str) -> None:
 async def moves_played(store: Store) -> int:
     record = await store.load(CHANNEL)
     assert record is not None
-    return len(Table.model_validate_json(record.data).load_game().moves)
+    return len(load_game(Table.model_validate_json(record.data)).moves)
 
 
 def start(bot: Harness, update: dict[str, Any]) -> asyncio.Task[None]:

@@ -29,6 +29,7 @@ from bot.telegram import build_application
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import BOT_USERNAME, Call, FakeBotApi, Harness, TgUser, settings_for
 from tests.late_table import advance
+from tests.tables import load_game
 from tests.views import to_play
 
 GROUP = -100_777
@@ -143,7 +144,7 @@ class Group:
         if notice is None:
             record = await self.store.load(CHANNEL)
             assert record is not None
-            game = Table.model_validate_json(record.data).load_game()
+            game = load_game(Table.model_validate_json(record.data))
             spot = self.rng.choice(render.spots(to_play(game)))
             where = f"{spot.x},{spot.y} {self.rng.choice(spot.rotations)}"
             return await self.say(user, f"/fc play {where}")
@@ -390,8 +391,8 @@ async def test_the_spot_menu_offers_every_spot_in_readable_pages(
     table = Group(bot, store, [ANN, BEN, CAT, DAN], random.Random(5))
     await table.open()
     late = await advance(store, CHANNEL, spots=41)
-    total = len(render.spots(to_play(late.load_game())))
-    mover = table.by_id(int(late.user_of(late.load_game().current).user_id))
+    total = len(render.spots(to_play(load_game(late))))
+    mover = table.by_id(int(late.user_of(load_game(late).current).user_id))
     [page] = private_to(await table.say(mover, "/fc hand"), mover)
     assert is_png(page.photo)
     offered: list[str] = []

@@ -20,6 +20,7 @@ from bot.store import Channel, Store
 from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import BOT_USERNAME, Call, FakeBotApi, Harness, TgUser
+from tests.tables import load_game
 from tests.views import to_play
 
 GROUP = -100_321
@@ -70,7 +71,7 @@ async def whose_turn(store: Store, players: list[TgUser]) -> TgUser | None:
     if record is None:
         return None
     table = Table.model_validate_json(record.data)
-    game = table.load_game()
+    game = load_game(table)
     user_id = table.user_of(game.current).user_id
     return next(p for p in players if str(p.id) == user_id)
 
@@ -79,7 +80,7 @@ async def typed_move(store: Store, rng: random.Random) -> str:
     """A legal `/fc play x,y r`, read from the table as a player without private chat must."""
     record = await store.load(CHANNEL)
     assert record is not None
-    game = Table.model_validate_json(record.data).load_game()
+    game = load_game(Table.model_validate_json(record.data))
     spot = rng.choice(render.spots(to_play(game)))
     return f"/fc play {spot.x},{spot.y} {rng.choice(spot.rotations)}"
 

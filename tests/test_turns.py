@@ -17,6 +17,7 @@ from bot.service import GameService
 from bot.store import Channel, Deadline, GameRecord, Store
 from engine.forbidden_city import Game
 from tests.conftest import fixed_seeds
+from tests.tables import keep, load_game
 from tests.test_saved_moves import one_move_from_the_end, play_first_spot
 from tests.test_service import CHANNEL, Clock, current_user, is_png, seated, settings, table_of, who
 from tests.views import to_play
@@ -99,7 +100,7 @@ async def past_the_limit(service: GameService, clock: Clock) -> None:
 async def moves(store: Store) -> list[str]:
     table = await table_of(store)
     assert table is not None and table.game is not None
-    return [str(m) for m in table.load_game().moves]
+    return [str(m) for m in load_game(table).moves]
 
 
 def waiting(users: list[str], table_user: str) -> list[str]:
@@ -134,7 +135,7 @@ async def test_two_different_moves_read_before_either_saves_apply_once(
     service = GameService(store, settings(), clock=clock, seeds=fixed_seeds())
     table = await seated(service, ["ann", "bob"])
     mover = current_user(table)
-    first, second = render.spots(to_play(table.load_game()))[:2]
+    first, second = render.spots(to_play(load_game(table)))[:2]
     store.pair(asyncio.Barrier(2), "load", reads=2, ordered=True)
     replies = await asyncio.gather(
         service.command(who(mover), f"play {first.x},{first.y} {first.rotations[0]}"),
@@ -221,7 +222,7 @@ async def test_a_move_clears_the_votes_and_the_limit(
 ) -> None:
     users = ["ann", "bob", "cid"]
     table = await seated(service, users)
-    game = table.load_game()
+    game = load_game(table)
     order = [table.user_of(c).user_id for c in game.players]  # turn order
     await past_the_limit(service, clock)
     assert "(1/2)" in said(await service.command(who(order[1]), "vote skip"))
@@ -277,14 +278,14 @@ async def test_a_tile_that_fits_nowhere_is_set_aside_and_the_turn_passes_on(
     record = await store.load(ROOM)
     table = await table_of(store)
     assert record is not None and table is not None
-    colours = table.load_game().players
+    colours = load_game(table).players
     # All-open green tiles leave only green edges: the pink one cannot go anywhere.
     # (Every seat holds the same 30 tiles, as a stored record must.)
     stacks = [["....G"] * 29 + ["....P"], ["....G", "....P"] + ["....G"] * 28]
     game = Game(colours, start="none", stacks=stacks)
     for _ in range(2):
         game.play(game.legal_moves()[0])
-    table.keep(game)
+    keep(table, game)
     await store.save(ROOM, table.model_dump_json(), record.version)
     first, second = (table.user_of(c).user_id for c in colours)
     reply = await play_first_spot(service, first)

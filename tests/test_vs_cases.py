@@ -12,6 +12,7 @@ from bot.replies import Message, mention
 from bot.service import GameService
 from bot.store import Channel, Store
 from tests.conftest import fixed_seeds
+from tests.tables import load_game
 from tests.test_service import Clock, is_png, settings, table_of, who
 from tests.vs_driver import Chat, press
 from tests.vs_positions import seed_for
@@ -70,7 +71,7 @@ async def test_a_doubter_proved_wrong_gives_the_mover_a_card(
     assert not menu.buttons  # a reward must be taken: no "take nothing"
     took = await press(service, chat, north, menu.choices[0].data)
     assert "takes 3H (blue hat) from" in took.public[0].text and is_png(took.public[0].image)
-    game = (await table_of(store)).load_game()  # type: ignore[union-attr]
+    game = load_game(await table_of(store))  # type: ignore[arg-type]
     assert game.hands == [("1H", "2H", "3H"), (), ("4H",)]
     assert {t.kind for t in game.to_act} == {"bribe", "rebribe"}
 
@@ -90,7 +91,7 @@ async def test_a_bluff_caught_rewards_the_doubter(service: GameService, store: S
     assert sorted(c.data.rsplit(":", 1)[1] for c in menu.choices) == ["1.2C", "1.2H"]
     took = await press(service, chat, east, chat.button(east, "vt", "1.2C").data)
     assert "takes 2C (yellow coat) from" in took.public[0].text
-    game = (await table_of(store)).load_game()  # type: ignore[union-attr]
+    game = load_game(await table_of(store))  # type: ignore[arg-type]
     assert game.hands == [("2H",), ("1H", "2C", "3H")]
 
 
@@ -176,7 +177,7 @@ async def test_the_tenth_exile_is_announced_and_then_an_entry_takes_every_card(
     text = eleventh.public[0].text
     assert "(11 of 15)" in text
     assert all(f"takes {card}" in text for card in ("1H", "1C", "1T"))
-    game = (await table_of(store)).load_game()  # type: ignore[union-attr]
+    game = load_game(await table_of(store))  # type: ignore[arg-type]
     assert game.hands[0] == ("1H", "1C", "1T") and game.piles[1] == ()
 
 

@@ -22,6 +22,7 @@ from engine.ai import game_ai
 from engine.verbotene_stadt import Game
 from engine.verbotene_stadt.actions import Bribe
 from tests.conftest import fixed_seeds
+from tests.tables import load_game
 from tests.vs_driver import hasty
 
 CHANNEL = "room1"
@@ -74,7 +75,7 @@ async def test_a_whole_game_of_one_person_and_a_computer(
     last: Reply | None = None
     kinds: set[str] = set()
     while (table := await table_of(store)) is not None:
-        game: Game = table.load_game()
+        game: Game = load_game(table)
         bot_seat = next(p for p in game.players if table.user_of(p).bot is not None)
         mine = [t for t in game.to_act if table.user_of(t.seat).bot is None]
         if mine:
@@ -96,7 +97,7 @@ async def test_a_whole_game_of_one_person_and_a_computer(
             assert {d.user_id for d in reply.direct} <= {"ann"}  # nothing privately to it
             after = await table_of(store)
             if after is not None:  # its decision is in the record, replayable
-                assert len(after.load_game().log) > len(game.log)
+                assert len(load_game(after).log) > len(game.log)
             if reply.public:
                 assert mention(table.user_of(bot_seat).user_id) not in reply.public[0].text
         last = reply

@@ -23,6 +23,7 @@ from bot.table import Table
 from engine.verbotene_stadt import Game as Stadt
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, Person, Sent, dispatch, fake_discord, logged_in
+from tests.tables import load_game
 from tests.test_discord_games import PLAYERS, Game, assert_settled, refused
 from tests.vs_driver import REVEAL, hasty, presses, tells_a_bribe
 from tests.vs_table import position, store_position
@@ -102,7 +103,7 @@ async def open_stadt(fake: FakeDiscord, client: FcClient, players: list[Person])
 
 
 async def play(fake: FakeDiscord, client: FcClient, table: Table, rng: random.Random) -> None:
-    game = table.load_game()
+    game = load_game(table)
     seat = game.to_act[0].seat
     for kind, payload in presses(hasty(game, seat, rng)):
         await act(fake, client, person(table, seat), kind, payload)
@@ -128,7 +129,7 @@ async def test_a_whole_game_by_components(
         assert menus and len(menus[-1]["options"]) == 25  # type: ignore[index]
     rng, actions, images = random.Random(25), 0, 0
     while (table := await game.table()) is not None:
-        stadt: Stadt = table.load_game()
+        stadt: Stadt = load_game(table)
         held = {code for code in stadt.bribes if code}
         before = len(fake.channel_messages())
         await play(fake, client, table, rng)
@@ -200,7 +201,7 @@ async def test_stale_and_forged_presses_are_refused_and_change_nothing(
         await act(fake, client, north, kind, payload)
     table = await game.table()
     assert table is not None
-    assert table.load_game().to_act[0].seat == "north"  # a red face: north may move again
+    assert load_game(table).to_act[0].seat == "north"  # a red face: north may move again
     stale_turn = received(fake, north, "vo", "KK")
     await act(fake, client, north, "va", "pass")
     assert "not yours" in await refused(fake, game, client, stale_turn.press(fake))

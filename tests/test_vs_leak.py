@@ -16,6 +16,7 @@ from engine.verbotene_stadt import Game, MoveOfficial
 from engine.verbotene_stadt.actions import Action, Bribe, Keep
 from engine.verbotene_stadt.movement import follow
 from tests.conftest import fixed_seeds
+from tests.tables import load_game
 from tests.test_service import Clock, settings, table_of, who
 from tests.vs_driver import Chat, act
 
@@ -79,7 +80,7 @@ async def test_tables_differing_only_in_bribes_look_the_same_to_the_channel(
         table_a, table_b = [await table_of(store, room) for room in rooms]
         if table_a is None or table_b is None:
             break
-        game_a, game_b = table_a.load_game(), table_b.load_game()
+        game_a, game_b = load_game(table_a), load_game(table_b)
         assert game_a.to_act == game_b.to_act
         turn = game_a.to_act[0]
         user = table_a.user_of(turn.seat).user_id

@@ -15,6 +15,7 @@ from bot.store import Store
 from engine.verbotene_stadt.actions import OFFICIALS
 from engine.verbotene_stadt.players import choose_simple
 from tests.conftest import fixed_seeds
+from tests.tables import load_game
 from tests.test_service import CHANNEL, Clock, is_png, settings, snapshot, table_of, who
 from tests.vs_driver import Chat, play_on, press
 from tests.vs_table import open_stadt, position, prompt_all, store_position, user_of
@@ -48,7 +49,7 @@ async def test_new_stadt_opens_its_table_and_the_team_game_needs_four(
     assert started.ok and "team" in started.public[0].text
     table = await table_of(store)
     assert table is not None and table.kind == "verbotene_stadt"
-    assert table.load_game().teams
+    assert load_game(table).teams
     assert not (await service.command(who("eve", "room2"), "new stadt duel")).ok
     default = await service.command(who("eve", "room2"), "new")
     assert "Forbidden City" in default.public[0].text  # the tile game stays the default
@@ -89,7 +90,7 @@ async def test_every_player_bribes_in_secret_from_a_menu_of_the_25_officials(
     text = last.public[0].text
     assert "rolls the blue die: pavilion" in text and "to move (move 1 of 4)" in text
     assert is_png(last.public[0].image)
-    game = (await table_of(store)).load_game()  # type: ignore[union-attr]
+    game = load_game(await table_of(store))  # type: ignore[arg-type]
     mover = await user_of(store, game.to_act[0].seat)
     assert mention(mover) in text
     turn = [
@@ -190,7 +191,7 @@ async def test_stale_and_forged_presses_change_nothing(service: GameService, sto
     # GG steps one square off its start square; a red face lets north move again.
     moved = await service.command(who(north), "play GG E")
     assert moved.ok
-    game = (await table_of(store)).load_game()  # type: ignore[union-attr]
+    game = load_game(await table_of(store))  # type: ignore[arg-type]
     seat = game.to_act[0].seat
     user = await user_of(store, seat)
     before = await snapshot(store)
@@ -269,7 +270,7 @@ async def test_a_bribe_is_chosen_at_random_at_the_time_limit_and_told_privately(
         if "bribe is now" in d.message.text
     }
     assert sorted(told) == ["bob", "cid"]
-    game = (await table_of(store)).load_game()  # type: ignore[union-attr]
+    game = load_game(await table_of(store))  # type: ignore[arg-type]
     table = await table_of(store)
     assert table is not None
     for user, text in told.items():
@@ -310,7 +311,7 @@ async def test_a_restarted_service_carries_on_a_bluff_challenge(store: Store, cl
     # The doubter takes the top card, then chooses one of the bluffer's cards.
     table = await table_of(store)
     assert table is not None
-    now = table.load_game()
+    now = load_game(table)
     assert now.to_act[0].seat == "east" and now.to_act[0].kind == "take"
     await prompt_all(second, chat, [east])
     took = await press(second, chat, east, chat.button(east, "vt", "1.2H").data)
@@ -345,7 +346,7 @@ async def test_reminders_then_a_vote_at_the_time_limit_of_a_move(
     north = await user_of(store, "north")
     east = await user_of(store, "east")
     chat.take(north, await service.command(who(north), "play GG E"))  # a turn under way
-    game = (await table_of(store)).load_game()  # type: ignore[union-attr]
+    game = load_game(await table_of(store))  # type: ignore[arg-type]
     mover = await user_of(store, game.to_act[0].seat)
     other = east if mover == north else north
     clock.now += 12 * 3600 + 1
@@ -360,5 +361,5 @@ async def test_reminders_then_a_vote_at_the_time_limit_of_a_move(
     assert not (await service.command(who(mover), "vote skip")).ok
     voted = await service.command(who(other), "vote skip")
     assert voted.ok and "The players voted to skip" in voted.public[0].text
-    after = (await table_of(store)).load_game()  # type: ignore[union-attr]
+    after = load_game(await table_of(store))  # type: ignore[arg-type]
     assert len(after.log) == len(game.log) + 1

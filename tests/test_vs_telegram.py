@@ -21,6 +21,7 @@ from bot.table import Table
 from engine.verbotene_stadt import Game
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import Call, FakeBotApi, Harness, TgUser
+from tests.tables import load_game
 from tests.test_telegram_games import (
     ANN,
     BEN,
@@ -67,7 +68,7 @@ class Stadt:
         record = await self.store.load(CHANNEL)
         if record is None:
             return None
-        return len(Table.model_validate_json(record.data).load_game().log), record.data
+        return len(load_game(Table.model_validate_json(record.data)).log), record.data
 
     def user(self, table: Table, seat: str) -> TgUser:
         user_id = int(table.user_of(seat).user_id)
@@ -126,7 +127,7 @@ async def test_a_whole_game_by_buttons(bot: Harness, store: Store) -> None:
         assert menus and len([b for b in menus[-1].buttons if ":vb:" in b["callback_data"]]) == 25
     rng, actions, images = random.Random(25), 0, 0
     while (table := await stadt.table()) is not None:
-        game = table.load_game()
+        game = load_game(table)
         held = {code for code in game.bribes if code}
         seat = game.to_act[0].seat
         calls = await stadt.play(game, seat, rng)
@@ -196,7 +197,7 @@ async def test_stale_and_forged_presses_are_refused_and_change_nothing(
     await stadt.act(north, "vm", pack("GG", ("E",)))
     table = await stadt.table()
     assert table is not None
-    assert table.load_game().to_act[0].seat == "north"  # a red face: north may move again
+    assert load_game(table).to_act[0].seat == "north"  # a red face: north may move again
     stale_on, stale = stadt.received(north, "vo", "KK")
     await stadt.act(north, "va", "pass")
     before = await stadt.length()

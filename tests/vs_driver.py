@@ -15,6 +15,7 @@ from engine.verbotene_stadt import Game, MoveOfficial, Take
 from engine.verbotene_stadt.actions import Action, Believe, Bribe, Doubt, Keep, Pass
 from engine.verbotene_stadt.movement import follow
 from engine.verbotene_stadt.players import Chooser, choose_greedy
+from tests.tables import load_game
 from tests.test_service import table_of, who
 
 
@@ -110,9 +111,9 @@ async def play_on(
         table = await table_of(store)
         if table is None:
             return None
-        game = table.load_game()
+        game = load_game(table)
         seat = game.to_act[0].seat
         user = table.user_of(seat).user_id
         await act(service, chat, user, choose(game, seat, rng))
     table = await table_of(store)
-    return None if table is None else table.load_game()
+    return None if table is None else load_game(table)

@@ -11,6 +11,7 @@ from bot.store import Channel, Store
 from bot.table import Table
 from engine.verbotene_stadt import Game
 from engine.verbotene_stadt.board import Square
+from tests.tables import keep
 from tests.test_service import CHANNEL, table_of, who
 from tests.vs_driver import Chat
 
@@ -43,7 +44,7 @@ async def store_position(store: Store, game: Game, channel: Channel | None = Non
     assert record is not None
     table = Table.model_validate_json(record.data)
     assert tuple(table.players) == game.players
-    table.keep(game)
+    keep(table, game)
     table.waiting = sorted(f"{t.seat} {t.kind}" for t in game.to_act)
     await store.save(channel, table.model_dump_json(), record.version, players=table.user_ids())
     return table

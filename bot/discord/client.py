@@ -6,6 +6,7 @@ before the first response), ask the service, deliver the `Reply`. The rules live
 
 from __future__ import annotations
 
+import inspect
 import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine
@@ -61,6 +62,70 @@ def _failure() -> Reply:
     return Reply.error("Something went wrong on my side. Nothing was changed.")
 
 
+def new_command(client: FcClient) -> app_commands.Command[Any, ..., None]:
+    """`/fc new`: the game, each game's own options (from its module: a choice of words or a
+    flag), computer players. Its parameters are built from the modules, so a game's options
+    need no change here; the words typed are checked by the game, which says what it refuses."""
+    games = [module(key) for key in MODULES]
+    options = [option for game in games for option in game.new_options]
+
+    async def new(interaction: discord.Interaction[Any], **values: Any) -> None:
+        words = [values.get("game")]
+        for option in options:
+            value = values.get(option.name)
+            words.append(value if option.choices else (option.name if value else None))
+        bots, level = values.get("bots") or 0, values.get("level")
+        if bots or level:
+            words.append(f"bots:{bots}:{level}" if level else f"bots:{bots}")
+        await client.handle_command(interaction, " ".join(["new", *(w for w in words if w)]))
+
+    optional = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        ),
+        inspect.Parameter("game", optional, default=None, annotation=str | None),
+        *(
+            inspect.Parameter(
+                option.name,
+                optional,
+                default=None if option.choices else False,
+                annotation=str | None if option.choices else bool,
+            )
+            for option in options
+        ),
+        inspect.Parameter(
+            "bots",
+            optional,
+            default=0,
+            annotation=app_commands.Range[int, 0, max(g.max_players for g in games) - 1],
+        ),
+        inspect.Parameter("level", optional, default=None, annotation=str | None),
+    ]
+    vars(new)["__signature__"] = inspect.Signature(parameters)  # what discord.py reads
+    names = {"game": N_("game"), "bots": N_("bots"), "level": N_("level")}
+    texts = {
+        "game": N_("Which of the two games to play"),
+        "bots": N_("Computer players to seat at once"),
+        "level": N_("How well the computer players play"),
+    }
+    choices = {
+        "game": [app_commands.Choice(name=g.byline, value=g.words[0]) for g in games],
+        "level": LEVELS,
+    }
+    for option in options:
+        names[option.name] = option.name
+        texts[option.name] = option.description
+        if option.choices:
+            choices[option.name] = [app_commands.Choice(name=w, value=w) for w in option.choices]
+    command = app_commands.rename(**names)(new)
+    command = app_commands.describe(**texts)(command)
+    command = app_commands.choices(**choices)(command)
+    return app_commands.command(name=N_("new"), description=N_("Open a table in this channel"))(
+        command
+    )
+
+
 class FcCommands(app_commands.Group):
     """`/fc <subcommand>`: each one only spells out the text the service understands.
 
@@ -73,46 +138,10 @@ class FcCommands(app_commands.Group):
             name="fc", description=N_("Play Forbidden City (Knizia) or Die Verbotene Stadt")
         )
         self.client = client
+        self.add_command(new_command(client))
 
     async def _run(self, interaction: discord.Interaction[Any], text: str) -> None:
         await self.client.handle_command(interaction, text)
-
-    @app_commands.command(name=N_("new"), description=N_("Open a table in this channel"))
-    @app_commands.rename(
-        game=N_("game"), side=N_("side"), teams=N_("teams"), bots=N_("bots"), level=N_("level")
-    )
-    @app_commands.describe(
-        game=N_("Which of the two games to play"),
-        side=N_("Which side of the start tile to play"),
-        teams=N_("Die Verbotene Stadt for 4: partners sit opposite and add their points"),
-        bots=N_("Computer players to seat at once"),
-        level=N_("How well the computer players play"),
-    )
-    @app_commands.choices(
-        game=[
-            app_commands.Choice(name=module(key).byline, value=module(key).words[0])
-            for key in MODULES
-        ],
-        side=[
-            app_commands.Choice(name=N_("beginner"), value="beginner"),
-            app_commands.Choice(name=N_("advanced"), value="advanced"),
-        ],
-        level=LEVELS,
-    )
-    async def new(
-        self,
-        interaction: discord.Interaction[Any],
-        game: str | None = None,
-        side: str | None = None,
-        teams: bool = False,
-        bots: app_commands.Range[int, 0, 3] = 0,
-        level: str | None = None,
-    ) -> None:
-        # The words of `/fc new`: the game checks its own options and says what it refuses.
-        words = [game, side, "teams" if teams else None]
-        if bots or level:
-            words.append(f"bots:{bots}:{level}" if level else f"bots:{bots}")
-        await self._run(interaction, " ".join(["new", *(w for w in words if w)]))
 
     @app_commands.command(name=N_("join"), description=N_("Take a seat at the table"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:

@@ -1,38 +1,41 @@
 """How a game plugs into the bot: one module per game, one small interface.
 
-The service (`bot/service.py`) runs what every game needs: the lobby and seats, languages,
-private notices and reminders, time limits and votes, the archive, the store and the replies.
-It knows no rules. Everything that depends on a game goes through its `GameModule`, found by the
-key stored with the table (`MODULES`):
+The service (`bot/service/`) runs what every game needs: the lobby and seats, languages, private
+notices and reminders, time limits and votes, the archive, the store and the replies. It knows no
+rules. Everything that depends on a game goes through its module, found by the key stored with
+the table (`MODULES`):
 
-- what `/fc new` accepts (`words`, `options`), how many may sit (`min_players`, `max_players`),
-  and `help` / `rules` texts;
-- the engine: `new_game`, `load` / `dump` for the store; the game itself follows
-  `engine.core.shape.Engine` (`to_act`, `legal_actions`, `play`, `view`, ...), which the service
-  uses to learn who must act now;
-- how actions arrive: `typed` (the words after `/fc play`), `pressed` (a button of the game's own
-  kinds, `button_kinds`), `complete` (autocomplete);
-- what the table hears and sees: `announce` (the words after each action), `table_image` (from
-  the public view), `final_text` / `final_image`, `status_text`;
-- what each seat is shown privately: `prompt` (the seat must decide: its view's image, buttons
-  or menus of legal choices), `private` (`/fc hand`), `after_own` (after the seat's own action);
-- when a turn runs out: `on_limit` says whether the seat's decision is made for it (`"default"`)
-  or the others vote (`"vote"`); `stand_in` is the action played for it.
+- `GameInfo`, what needs no game: what `/fc new` accepts (`words`, `options`, and `new_options`
+  for platforms with typed options), how many may sit, the `help` and `rules` texts;
+- `GameModule[G, V, A]`, over the game `G`, its seat view `V` and its action `A`:
+  - the engine: `new_game`, `load` / `dump` for the store, `count`, `view`, `observe` (what
+    a computer player is given), `parse_action`;
+  - how actions arrive: `typed` (the words after `/fc play`), `pressed` (a button of the game's
+    own kinds, `button_kinds`), `complete` (autocomplete);
+  - what the table hears and sees: `act` (plays an action and says it), `after_play` (what the
+    table does by itself), `table_image` and `final_image` (drawn from the public view),
+    `final_text`, `status_text`;
+  - what each seat is shown privately: `prompt` (the seat must decide: its view's image, buttons
+    or menus of legal choices), `private` (`/fc hand`), `after_own` (after its own action);
+  - when a turn runs out: `on_limit` says whether the seat's decision is made for it
+    (`"default"`) or the others vote (`"vote"`); `stand_in` is the action played for it.
 
-Images come from views (`game.view(None)` for the channel, `game.view(seat)` for one seat), so a
-secret never reaches a picture it does not belong in. A third game adds its engine, its render
-package, a module here and its catalogue entries; nothing else changes.
+The service holds a module as a `GameInfo` and reaches its typed side through `visit`, which
+hands the module to a function generic over `G`, `V` and `A`: the game's types stay the game's,
+and nothing in between is `Any`. A third game adds its engine, its render package, a module here
+registered in `MODULES` and its catalogue entries; nothing else changes.
 """
 
 from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Literal, ParamSpec, Protocol, TypeVar
 
 from engine.core.errors import IllegalMove
+from engine.core.shape import ToAct
 
 from ..replies import Message, Reply, mention
 
@@ -42,6 +45,33 @@ MODULES: dict[str, str] = {
     "verbotene_stadt": "bot.games.verbotene_stadt",
 }
 DEFAULT = "forbidden_city"
+
+# The engine's record as stored with the table: JSON, opaque to everything but its module.
+Record = dict[str, object]
+
+
+class Playing(Protocol):
+    """What the service reads of any game: its seats, seed, who must act, whether it is over."""
+
+    @property
+    def players(self) -> Sequence[str]: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def to_act(self) -> list[ToAct]: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+
+G = TypeVar("G", bound=Playing)
+V = TypeVar("V")
+A = TypeVar("A")
+P = ParamSpec("P")
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +103,38 @@ class At:
         return {self.users[s]: n for s, n in self.names.items() if s in self.users}
 
 
-class GameModule(Protocol):
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """An action played: what the channel is told, and whether its image is worth posting."""
+
+    lines: list[str]
+    draws: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class NewOption:
+    """An option of `/fc new` for platforms that type their options (Discord): a choice of
+    words, or a flag whose word is its name. Names and texts are message ids."""
+
+    name: str
+    description: str
+    choices: tuple[str, ...] = ()  # empty: a flag
+
+
+class Visitor(Protocol[P, R_co]):
+    """A function over any game's module (see `GameInfo.visit`)."""
+
+    def __call__(
+        self, module: GameModule[G, V, A], /, *args: P.args, **kwargs: P.kwargs
+    ) -> R_co: ...
+
+
+class GameInfo(Protocol):
     key: str
     title: str  # a message id, translated where shown
     byline: str  # the title with its authors, a message id (Discord's choice of game)
     words: tuple[str, ...]  # what `/fc new <word>` accepts for this game
+    new_options: tuple[NewOption, ...]  # its options, for Discord's `/fc new`
     min_players: int
     max_players: int
     help: tuple[str, ...]  # message ids, one line each
@@ -97,75 +154,90 @@ class GameModule(Protocol):
         """`Refused` if the game cannot start with these options and this many players."""
         ...
 
-    def new_game(self, seats: int, options: dict[str, str], seed: int) -> Any: ...
+    def visit(self, visitor: Visitor[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        """`visitor(self, *args, **kwargs)`, with this module's own game, view and action
+        types: how the service works on a game it knows nothing of, fully typed."""
+        ...
 
-    def load(self, data: dict[str, Any]) -> Any:
+
+class GameModule(GameInfo, Protocol[G, V, A]):
+    def new_game(self, seats: int, options: dict[str, str], seed: int) -> G: ...
+
+    def load(self, data: Record) -> G:
         """The game from its stored record (`CorruptRecord` if it does not replay)."""
         ...
 
-    def dump(self, game: Any) -> dict[str, Any]: ...
+    def dump(self, game: G) -> Record: ...
 
-    def count(self, game: Any) -> int:
+    def count(self, game: G) -> int:
         """Actions played so far."""
         ...
 
-    def begin_text(self, at: At, game: Any) -> str:
+    def view(self, game: G, seat: str | None) -> V:
+        """What `seat` may know (None: the table's public view), as the images draw it."""
+        ...
+
+    def observe(self, game: G, seat: str) -> object:
+        """All a computer player in `seat` is given: that seat's view and what it has seen."""
+        ...
+
+    def parse_action(self, text: str) -> A:
+        """An action from its notation (a computer player's decision comes back as text)."""
+        ...
+
+    def begin_text(self, at: At, game: G) -> str:
         """The channel's words when the game begins: the seats in order, who starts."""
         ...
 
-    def typed(self, at: At, game: Any, seat: str, args: list[str]) -> Any:
+    def typed(self, at: At, game: G, seat: str, args: list[str]) -> A:
         """The action meant by `/fc play <args>`; `Refused` explains a mistake."""
         ...
 
-    def pressed(
-        self, at: At, game: Any, seat: str, kind: str, count: int, payload: str
-    ) -> Any | Reply:
+    def pressed(self, at: At, game: G, seat: str, kind: str, count: int, payload: str) -> A | Reply:
         """A game button: an action to play, or a private reply (a menu, a preview)."""
         ...
 
-    def complete(self, at: At, game: Any, seat: str, text: str) -> list[tuple[str, str]]: ...
+    def complete(self, at: At, game: G, seat: str, text: str) -> list[tuple[str, str]]: ...
 
     def explain(self, err: IllegalMove, lang: str) -> str:
         """The engine's refusal in the user's language."""
         ...
 
-    def after_play(self, at: At, game: Any) -> list[str]:
+    def act(self, at: At, game: G, seat: str, action: A) -> Acted:
+        """Plays `action` for `seat` and says what happened; `IllegalMove` changes nothing."""
+        ...
+
+    def after_play(self, at: At, game: G) -> list[str]:
         """Plays what the table does by itself after an action (forced moves), in words."""
         ...
 
-    def announce(self, at: At, game: Any, results: list[Any]) -> list[str]:
-        """What the channel is told of these action results."""
-        ...
-
-    def draws(self, results: list[Any]) -> bool:
-        """Whether these results change the table enough to post its image."""
-        ...
-
-    def next_text(self, at: At, game: Any) -> str:
+    def next_text(self, at: At, game: G) -> str:
         """Who the game waits for now, in words (for the channel)."""
         ...
 
-    def table_image(self, at: At, game: Any) -> bytes:
+    def table_image(self, at: At, view: V) -> bytes:
         """The channel's image, from the public view."""
         ...
 
-    def final_text(self, at: At, game: Any, voted_end: bool) -> str: ...
+    def final_text(self, at: At, game: G, voted_end: bool) -> str: ...
 
-    def final_image(self, at: At, game: Any, voted_end: bool) -> bytes: ...
+    def final_image(self, at: At, view: V, voted_end: bool) -> bytes:
+        """The last table, from the public view."""
+        ...
 
-    def status_text(self, at: At, game: Any, waited: str) -> str:
+    def status_text(self, at: At, game: G, waited: str) -> str:
         """Scores and whose turn; `waited` is how long the turn has lasted, in words."""
         ...
 
-    def prompt(self, at: At, game: Any, seat: str, reminder: bool) -> Message:
+    def prompt(self, at: At, game: G, seat: str, reminder: bool) -> Message:
         """What `seat` must decide now, privately: text, its view's image, its choices."""
         ...
 
-    def private(self, at: At, game: Any, seat: str) -> Message:
+    def private(self, at: At, game: G, seat: str) -> Message:
         """`/fc hand`: what the seat alone may see, when it is not asked to decide."""
         ...
 
-    def after_own(self, at: At, game: Any, seat: str) -> list[Message]:
+    def after_own(self, at: At, game: G, seat: str) -> list[Message]:
         """Private news for the seat that just acted (a new tile), if any."""
         ...
 
@@ -173,23 +245,23 @@ class GameModule(Protocol):
         """At the turn limit: the others vote, or the decision is made for the seat."""
         ...
 
-    def stand_in(self, game: Any, seat: str, rng: random.Random) -> Any:
+    def stand_in(self, game: G, seat: str, rng: random.Random) -> A:
         """The action played for a seat that did not decide in time (or voted away)."""
         ...
 
-    def default_text(self, at: At, game: Any, seat: str, kind: str) -> str:
+    def default_text(self, at: At, game: G, seat: str, kind: str) -> str:
         """The channel's words when a decision was made for `seat` at the limit."""
         ...
 
 
-def module(key: str) -> GameModule:
+def module(key: str) -> GameInfo:
     """The module of game `key` (imported on first use)."""
     found = importlib.import_module(MODULES[key])
-    game_module: GameModule = found.MODULE
+    game_module: GameInfo = found.MODULE
     return game_module
 
 
-def by_word(word: str) -> GameModule | None:
+def by_word(word: str) -> GameInfo | None:
     """The game `/fc new <word>` names, if any."""
     for key in MODULES:
         game_module = module(key)

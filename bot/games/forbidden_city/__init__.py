@@ -8,22 +8,26 @@ shows a preview, and *Place it here* plays it; `/fc play <spot> <rotation>` does
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Literal, ParamSpec, TypeVar
 
 import render.forbidden_city as render
 from engine.core.errors import IllegalMove
-from engine.forbidden_city import DISCARD, Game, Place
+from engine.forbidden_city import DISCARD, Game, Move, Place
 from engine.forbidden_city.players import choose_greedy
 from engine.forbidden_city.record import GameRecord as FcRecord
 from engine.forbidden_city.record import from_record, to_record
+from engine.forbidden_city.view import SeatView
 
 from ...i18n import N_, tr
 from ...refused import Refused
 from ...replies import Button, Message, Reply, Style
-from .. import At
+from .. import Acted, At, NewOption, Record, Visitor
 from .spot_menu import page_count, spot_menu
 from .targets import CELL, explain, target
 from .texts import HELP, RULES, describe, final_text, status_text
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 COLOURS_BY_COUNT = {
     2: ["purple", "yellow"],
@@ -47,16 +51,24 @@ def _spots(game: Game) -> list[render.Spot]:
 
 
 class ForbiddenCity:
-    key = "forbidden_city"
-    title = N_("Forbidden City")
-    byline = N_("Forbidden City (Reiner Knizia)")
-    words = ("knizia", "tiles", "forbidden", "city")
-    min_players = 2
-    max_players = 4
-    help = HELP
-    rules = RULES
-    button_kinds = frozenset({"sp", "pg", "pv", "ok"})
-    secret = N_("your tile")
+    key: str = "forbidden_city"
+    title: str = N_("Forbidden City")
+    byline: str = N_("Forbidden City (Reiner Knizia)")
+    words: tuple[str, ...] = ("knizia", "tiles", "forbidden", "city")
+    min_players: int = 2
+    max_players: int = 4
+    help: tuple[str, ...] = HELP
+    rules: tuple[str, ...] = RULES
+    button_kinds: frozenset[str] = frozenset({"sp", "pg", "pv", "ok"})
+    secret: str = N_("your tile")
+    new_options: tuple[NewOption, ...] = (
+        NewOption(
+            N_("side"), N_("Which side of the start tile to play"), (N_("beginner"), N_("advanced"))
+        ),
+    )
+
+    def visit(self, visitor: Visitor[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return visitor(self, *args, **kwargs)
 
     # ------------------------------------------------------------------ setting up
     def options(self, args: list[str], players: int, lang: str) -> dict[str, str]:
@@ -76,14 +88,23 @@ class ForbiddenCity:
     def new_game(self, seats: int, options: dict[str, str], seed: int) -> Game:
         return Game(COLOURS_BY_COUNT[seats], options.get("side", "beginner"), seed=seed)
 
-    def load(self, data: dict[str, Any]) -> Game:
+    def load(self, data: Record) -> Game:
         return from_record(FcRecord.model_validate(data))
 
-    def dump(self, game: Game) -> dict[str, Any]:
+    def dump(self, game: Game) -> Record:
         return to_record(game).model_dump()
 
     def count(self, game: Game) -> int:
         return len(game.moves)
+
+    def view(self, game: Game, seat: str | None) -> SeatView:
+        return game.view(seat)
+
+    def observe(self, game: Game, seat: str) -> SeatView:
+        return game.view(seat)
+
+    def parse_action(self, text: str) -> Move:
+        return Game.parse_action(text)
 
     def begin_text(self, at: At, game: Game) -> str:
         seats = ", ".join(f"{tr(at.lang, colour)} {at.mention(colour)}" for colour in game.players)
@@ -95,12 +116,12 @@ class ForbiddenCity:
         )
 
     # ------------------------------------------------------------------ actions
-    def typed(self, at: At, game: Game, seat: str, args: list[str]) -> Place:
+    def typed(self, at: At, game: Game, seat: str, args: list[str]) -> Move:
         return target(game, args, at.lang)
 
     def pressed(
         self, at: At, game: Game, seat: str, kind: str, count: int, payload: str
-    ) -> Place | Reply:
+    ) -> Move | Reply:
         lang = at.lang
         if count != len(game.moves):
             raise Refused(tr(lang, "This button is out of date: the table has changed since."))
@@ -185,17 +206,14 @@ class ForbiddenCity:
         return lines
 
     # ------------------------------------------------------------------ telling
-    def announce(self, at: At, game: Game, results: list[Any]) -> list[str]:
-        return [describe(at, result) for result in results]
-
-    def draws(self, results: list[Any]) -> bool:
-        return True
+    def act(self, at: At, game: Game, seat: str, action: Move) -> Acted:
+        return Acted([describe(at, game.play(seat, action))])
 
     def next_text(self, at: At, game: Game) -> str:
         return tr(at.lang, "Next: {who}.", who=at.mention(game.current))
 
-    def table_image(self, at: At, game: Game) -> bytes:
-        return render.table_png(game.view(None), at.names, tr=at.words)
+    def table_image(self, at: At, view: SeatView) -> bytes:
+        return render.table_png(view, at.names, tr=at.words)
 
     def final_text(self, at: At, game: Game, voted_end: bool) -> str:
         if game.is_over:
@@ -211,10 +229,10 @@ class ForbiddenCity:
             winners=winners,
         )
 
-    def final_image(self, at: At, game: Game, voted_end: bool) -> bytes:
-        if game.is_over:
-            return render.end_png(game.view(None), at.names, tr=at.words)
-        return render.table_png(game.view(None), at.names, tr=at.words)
+    def final_image(self, at: At, view: SeatView, voted_end: bool) -> bytes:
+        if view.over:
+            return render.end_png(view, at.names, tr=at.words)
+        return render.table_png(view, at.names, tr=at.words)
 
     def status_text(self, at: At, game: Game, waited: str) -> str:
         return status_text(at, game, waited)
@@ -260,10 +278,8 @@ class ForbiddenCity:
     def on_limit(self, kind: str) -> Literal["vote", "default"]:
         return "vote"
 
-    def stand_in(self, game: Game, seat: str, rng: random.Random) -> Place:
-        move = choose_greedy(game, rng)
-        assert isinstance(move, Place)
-        return move
+    def stand_in(self, game: Game, seat: str, rng: random.Random) -> Move:
+        return choose_greedy(game, rng)
 
     def default_text(self, at: At, game: Game, seat: str, kind: str) -> str:
         return ""

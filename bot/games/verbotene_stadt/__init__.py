@@ -12,39 +12,51 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Literal
+from typing import Literal, ParamSpec, TypeVar
 
 import render.verbotene_stadt as vs_render
 from engine.core.errors import IllegalMove
 from engine.core.record import replay
 from engine.verbotene_stadt import Game, MoveOfficial, Take
 from engine.verbotene_stadt.actions import BELIEVE, KEEP, PASS, Action, Bribe
+from engine.verbotene_stadt.ai import Observation, observe
 from engine.verbotene_stadt.events import Answered, BribeSet
 from engine.verbotene_stadt.players import best_take, random_move
 from engine.verbotene_stadt.record import GameRecord, fresh, snapshot, to_record
+from engine.verbotene_stadt.view import SeatView
 
 from ...i18n import N_, tr
 from ...refused import Refused
 from ...replies import Message, Reply
-from .. import At
+from .. import Acted, At, NewOption, Record, Visitor
 from . import choices, menus, texts, words
 from .paths import movable, trace, unpack
 
 _OFFICIAL = re.compile(r"^[RYBGK]{2}$")
 _TAKE = re.compile(r"^([1-4])\.([1-8][HCT])$")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class VerboteneStadt:
-    key = "verbotene_stadt"
-    title = N_("Die Verbotene Stadt")
-    byline = N_("Die Verbotene Stadt (Randolph & Rüttinger)")
-    words = ("stadt", "verbotene", "vs", "randolph")
-    min_players = 2
-    max_players = 4
-    help = texts.HELP
-    rules = texts.RULES
-    button_kinds = menus.KINDS
-    secret = N_("your secret bribe")
+    key: str = "verbotene_stadt"
+    title: str = N_("Die Verbotene Stadt")
+    byline: str = N_("Die Verbotene Stadt (Randolph & Rüttinger)")
+    words: tuple[str, ...] = ("stadt", "verbotene", "vs", "randolph")
+    min_players: int = 2
+    max_players: int = 4
+    help: tuple[str, ...] = texts.HELP
+    rules: tuple[str, ...] = texts.RULES
+    button_kinds: frozenset[str] = menus.KINDS
+    secret: str = N_("your secret bribe")
+    new_options: tuple[NewOption, ...] = (
+        NewOption(
+            N_("teams"), N_("Die Verbotene Stadt for 4: partners sit opposite and add their points")
+        ),
+    )
+
+    def visit(self, visitor: Visitor[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return visitor(self, *args, **kwargs)
 
     # ------------------------------------------------------------------ setting up
     def options(self, args: list[str], players: int, lang: str) -> dict[str, str]:
@@ -65,16 +77,25 @@ class VerboteneStadt:
     def new_game(self, seats: int, options: dict[str, str], seed: int) -> Game:
         return Game(seats, seed=seed, teams=bool(options.get("teams")))
 
-    def load(self, data: dict[str, Any]) -> Game:
+    def load(self, data: Record) -> Game:
         record = GameRecord.model_validate(data)
         game: Game = replay(fresh(record), record.actions, record.snapshot, snapshot)
         return game
 
-    def dump(self, game: Game) -> dict[str, Any]:
+    def dump(self, game: Game) -> Record:
         return to_record(game).model_dump()
 
     def count(self, game: Game) -> int:
         return len(game.log)
+
+    def view(self, game: Game, seat: str | None) -> SeatView:
+        return game.view(seat)
+
+    def observe(self, game: Game, seat: str) -> Observation:
+        return observe(game, seat)
+
+    def parse_action(self, text: str) -> Action:
+        return Game.parse_action(text)
 
     def begin_text(self, at: At, game: Game) -> str:
         seats = ", ".join(at.mention(seat) for seat in game.players)
@@ -158,31 +179,24 @@ class VerboteneStadt:
     def after_play(self, at: At, game: Game) -> list[str]:
         return []
 
-    def announce(self, at: At, game: Game, results: list[Any]) -> list[str]:
-        lines: list[str] = []
-        for result in results:
-            lines += texts.describe(at, result)
-        return lines
-
-    def draws(self, results: list[Any]) -> bool:
-        """Not after a bribe or an answer alone: the table has not changed."""
-        return any(
-            not isinstance(event, (BribeSet, Answered))
-            for result in results
-            for event in result.events
-        )
+    def act(self, at: At, game: Game, seat: str, action: Action) -> Acted:
+        """The image is not posted after a bribe or an answer alone: the table has not
+        changed."""
+        result = game.play(seat, action)
+        draws = any(not isinstance(event, (BribeSet, Answered)) for event in result.events)
+        return Acted(texts.describe(at, result), draws)
 
     def next_text(self, at: At, game: Game) -> str:
         return texts.waiting_text(at, game, True)
 
-    def table_image(self, at: At, game: Game) -> bytes:
-        return vs_render.table_png(game.view(None), at.names, tr=at.words)
+    def table_image(self, at: At, view: SeatView) -> bytes:
+        return vs_render.table_png(view, at.names, tr=at.words)
 
     def final_text(self, at: At, game: Game, voted_end: bool) -> str:
         return texts.final_text(at, game, voted_end)
 
-    def final_image(self, at: At, game: Game, voted_end: bool) -> bytes:
-        return self.table_image(at, game)
+    def final_image(self, at: At, view: SeatView, voted_end: bool) -> bytes:
+        return self.table_image(at, view)
 
     def status_text(self, at: At, game: Game, waited: str) -> str:
         return texts.status_text(at, game, waited)

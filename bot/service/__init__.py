@@ -1,0 +1,123 @@
+"""The game service: the one place that turns chat commands into engine moves and replies.
+
+Adapters (Discord, Telegram, console) call `GameService`'s entry points (`command`, `press`,
+`complete`, `dm_failed`, `dms_closed`, `dms_refused`, `fire_due`) and post the `Reply` they
+get. Behind them the service is a package of small modules, each owning one job:
+
+- `router`: command words and button kinds to their handlers, and refusals in words;
+- `lobby`: opening a table, seats, computer players, the game switch, the start, abort;
+- `turns`: an action typed or pressed, and what follows it (words, images, private prompts);
+- `deadlines`, `computers`, `schedule`: reminders, time limits, computer players' turns;
+- `votes`: votes on a late turn and seats handed to a computer and back;
+- `chat`: the chat's language, turn notices, closed private messages;
+- `reading`: what only reads (help, rules, status, games, board, hand, the end);
+- `context`: the dependencies they share, and reading and saving a table.
+
+No game rule lives here: each game is reached through its module (`bot.games`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+
+from ..actor import Actor
+from ..computer import Computer
+from ..config import Settings
+from ..replies import Reply
+from ..store import Store
+from . import chat, deadlines, router
+from .context import Context
+
+__all__ = ["GameService"]
+
+
+class GameService:
+    """The entry points the adapters call; the work is done by the modules above."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.time,
+        executor: Executor | None = None,
+        seeds: Callable[[], int] | None = None,
+        max_concurrent: int = 8,
+        computer: Computer | None = None,
+    ) -> None:
+        self.ctx = Context(
+            store=store,
+            settings=settings,
+            computer=computer
+            or Computer(
+                settings.bot_workers,
+                settings.bot_think_limit.total_seconds(),
+                settings.bot_iterations,
+            ),
+            clock=clock,
+            executor=executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="render"),
+            gate=asyncio.Semaphore(max_concurrent),
+        )
+        if seeds is not None:
+            self.ctx.seeds = seeds
+
+    @property
+    def store(self) -> Store:
+        return self.ctx.store
+
+    @property
+    def settings(self) -> Settings:
+        return self.ctx.settings
+
+    @property
+    def computer(self) -> Computer:
+        return self.ctx.computer
+
+    @computer.setter
+    def computer(self, computer: Computer) -> None:
+        self.ctx.computer = computer
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.ctx.clock
+
+    async def command(self, actor: Actor, text: str) -> Reply:
+        """Run `/fc <text>` typed by `actor`."""
+        async with self.ctx.gate:
+            await chat.dms_open(self.ctx, actor)
+            return await router.command(self.ctx, actor, text)
+
+    async def press(self, actor: Actor, data: str) -> Reply:
+        """A button or menu choice; `data` names the game's channel, so DMs work too."""
+        async with self.ctx.gate:
+            await chat.dms_open(self.ctx, actor)
+            return await router.press(self.ctx, actor, data)
+
+    async def complete(self, actor: Actor, text: str) -> list[tuple[str, str]]:
+        """Choices for the argument of `play`, for platforms with autocomplete."""
+        return await router.complete(self.ctx, actor, text)
+
+    async def dm_failed(
+        self, platform: str, channel_id: str, user_id: str, link: str | None = None
+    ) -> Reply:
+        """A turn notice could not reach `user_id` privately: the channel is told, once."""
+        return await chat.dm_failed(self.ctx, platform, channel_id, user_id, link)
+
+    async def dms_closed(self, platform: str, user_id: str) -> bool:
+        """Whether `user_id` refused private messages lately (adapters then send none)."""
+        return await chat.dms_closed(self.ctx, platform, user_id)
+
+    async def dms_refused(self, platform: str, user_id: str) -> None:
+        """The platform refused a private message to `user_id`."""
+        await chat.dms_refused(self.ctx, platform, user_id)
+
+    async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
+        """Reminders, time limits and computer players' turns that are due, each once."""
+        return await deadlines.fire_due(self.ctx, platform)
+
+    async def restore_deadlines(self) -> int:
+        """At start-up, every turn under way gets its deadlines again (see `deadlines`)."""
+        return await deadlines.restore(self.ctx)

@@ -1,0 +1,193 @@
+"""What every part of the service shares: its dependencies, and reading and saving a table.
+
+A command loads its table with the stored version, changes it in memory and saves it only if
+nobody saved first (`Store.save` raises `Conflict` otherwise), so two clicks on one button apply
+once. Nothing is kept between calls: any process can serve any command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from engine.core.errors import CorruptRecord
+
+from ..actor import Actor
+from ..computer import Computer, playable
+from ..config import Settings
+from ..games import At, GameInfo, GameModule, Playing
+from ..i18n import normalize, tr, translations
+from ..refused import Refused
+from ..store import Channel, GameRecord, Store, StoreUnavailable
+from ..table import Table, load_game
+
+G = TypeVar("G", bound=Playing)
+V = TypeVar("V")
+A = TypeVar("A")
+T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A table as read, with the stored record (and its version) it came from."""
+
+    record: GameRecord
+    table: Table
+
+
+@dataclass(slots=True)
+class Context:
+    """The service's dependencies, handed to every part of it."""
+
+    store: Store
+    settings: Settings
+    computer: Computer
+    clock: Callable[[], float] = time.time
+    seeds: Callable[[], int] = field(default=lambda: secrets.randbits(63))  # deals and seating
+    # Images and replays run here, off the event loop (Pillow releases the GIL for most work).
+    executor: Executor = field(
+        default_factory=lambda: ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+    )
+    # Work is CPU-bound (replay, images): past a few at once, more only queue inside Redis
+    # calls and time out. Waiting here instead keeps every Redis round trip short.
+    gate: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(8))
+    store_down: bool = False  # so an outage is logged once, not at every poll
+
+    @staticmethod
+    def playable(game_key: str) -> bool:
+        """Whether computer players know this game."""
+        return playable(game_key)
+
+    @property
+    def default_language(self) -> str:
+        return str(self.settings.default_language.value)
+
+    async def draw(self, make: Callable[[], T]) -> T:
+        """Images off the event loop, so one big image never stalls other games."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, make)
+
+    async def language(self, actor: Actor) -> str:
+        """The chat's language, else the user's, else the bot's; never fails on an outage."""
+        try:
+            chat = await self.store.chat_settings(Channel.of(actor.platform, actor.channel_id))
+            chosen = chat.language
+        except StoreUnavailable:
+            chosen = None
+        return chosen or normalize(actor.locale) or self.default_language
+
+    async def channel_language(self, channel: Channel) -> str:
+        chat = await self.store.chat_settings(channel)
+        return chat.language or self.default_language
+
+    async def load(self, channel: Channel) -> Loaded | None:
+        record = await self.store.load(channel)
+        if record is None:
+            return None
+        try:
+            table = Table.model_validate_json(record.data)
+        except ValueError as err:
+            raise Refused(f"stored table unreadable: {err}") from None
+        return Loaded(record, table)
+
+    async def need(self, actor: Actor, lang: str) -> Loaded:
+        """The table of the actor's channel; `Refused` says why there is none."""
+        channel = Channel.of(actor.platform, actor.channel_id)
+        loaded = await self.load(channel)
+        if loaded is None:
+            if await self.ended(channel) is not None:
+                raise Refused(
+                    tr(
+                        lang,
+                        "The game here is over. /fc board shows the final table; "
+                        "/fc new opens a new one.",
+                    )
+                )
+            raise Refused(tr(lang, "There is no table here. Open one with /fc new."))
+        return loaded
+
+    async def ended(self, channel: Channel) -> Loaded | None:
+        """The channel's last game if it was played to the end or ended by a vote (not
+        aborted), while its archive lasts."""
+        record = await self.store.last_archived(channel)
+        if record is None:
+            return None
+        try:
+            table = Table.model_validate_json(record.data)
+            if table.game is None:
+                return None
+            finished = table.module.visit(_finished, table)
+        except ValueError:
+            return None
+        if not (finished or table.voted_end):
+            return None
+        return Loaded(record, table)
+
+    async def save(
+        self, channel: Channel, loaded: Loaded, deadlines: dict[str, float | None] | None = None
+    ) -> int:
+        """Saves the table if nobody saved since it was read, with the deadlines given."""
+        return await self.store.save(
+            channel,
+            loaded.table.model_dump_json(),
+            loaded.record.version,
+            players=loaded.table.user_ids(),
+            deadlines=deadlines,
+        )
+
+    def at(self, table: Table, channel_id: str, lang: str, count: int = 0) -> At:
+        """What a game module is told of the table (see `bot.games.At`)."""
+        return At(
+            lang=lang,
+            channel_id=channel_id,
+            users=table.users(),
+            names=table.names(),
+            count=count,
+            words=translations(lang).gettext,
+        )
+
+
+def _finished(game_module: GameModule[G, V, A], table: Table) -> bool:
+    return load_game(game_module, table).is_over
+
+
+def game_of(game_module: GameModule[G, V, A], loaded: Loaded, lang: str) -> G:
+    """The game under way at a loaded table; `Refused` if none."""
+    if loaded.table.game is None:
+        raise Refused(tr(lang, "The game has not started yet."))
+    try:
+        return load_game(game_module, loaded.table)
+    except CorruptRecord as err:
+        raise Refused(f"stored game unreadable: {err}") from None
+
+
+def waiting(game: Playing) -> set[str]:
+    """ "seat kind" for every decision the game waits for."""
+    return {f"{t.seat} {t.kind}" for t in game.to_act}
+
+
+def waiting_seats(game: Playing) -> list[str]:
+    """The seats the game waits for, in turn order, each once."""
+    seats: list[str] = []
+    for turn in game.to_act:
+        if turn.seat not in seats:
+            seats.append(turn.seat)
+    return seats
+
+
+def creator_name(table: Table) -> str:
+    seat = table.seat_of(table.creator)
+    return seat.name if seat is not None else table.creator
+
+
+def user_names(table: Table) -> dict[str, str]:
+    """User id -> name of everyone seated, for the mentions of a message."""
+    return {s.user_id: s.name for s in table.seats}
+
+
+def no_computers(game_module: GameInfo, lang: str) -> str:
+    return tr(lang, "Computer players cannot play {game} yet.", game=tr(lang, game_module.title))

@@ -1,0 +1,205 @@
+"""Time: reminders, turn limits and computer players' turns, fired once across processes.
+
+Deadlines live in Redis beside the games (`Store.due`); each is claimed as a lease before its
+work, so two processes never fire one twice, and one whose process died comes due again.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import TypeVar
+
+from ..durations import duration_text
+from ..games import GameModule, Playing
+from ..i18n import tr
+from ..replies import Direct, Message, Reply
+from ..store import CLAIM_LEASE, Channel, Conflict, StoreUnavailable
+from ..table import load_game
+from .computers import BOT_LEASE_MARGIN, computer_turn
+from .context import Context, Loaded, user_names, waiting_seats
+from .schedule import turn_deadlines
+from .turns import after_action, stand_in
+
+G = TypeVar("G", bound=Playing)
+V = TypeVar("V")
+A = TypeVar("A")
+log = logging.getLogger(__name__)
+
+
+async def fire_due(ctx: Context, platform: str | None = None) -> list[tuple[str, str, Reply]]:
+    """Reminders and turn limits that are due (on `platform`, or all), each claimed so it
+    fires once across processes and adapters. A claim is a lease: one whose work fails
+    halfway comes due again. Never raises for an outage, so polling loops keep going."""
+    out: list[tuple[str, str, Reply]] = []
+    try:
+        for deadline in await ctx.store.due(ctx.clock()):
+            if platform is not None and deadline.channel.platform != platform:
+                continue
+            lease = CLAIM_LEASE
+            if deadline.kind == "bot":
+                lease = ctx.computer.limit + BOT_LEASE_MARGIN
+            claimed = await ctx.store.lease(deadline, ctx.clock() + lease)
+            if claimed is None:
+                continue
+            async with ctx.gate:
+                reply = await _fire(ctx, deadline.channel, deadline.kind)
+            if reply.public or reply.direct:
+                out.append((deadline.channel.platform, deadline.channel.channel_id, reply))
+            await ctx.store.done(claimed)  # its work is stored: a failure here loses nothing
+    except StoreUnavailable as err:
+        if not ctx.store_down:
+            log.warning("deadlines wait for the store: %s", err)
+        ctx.store_down = True
+        return out
+    if ctx.store_down:
+        log.info("the store is back; deadlines fire again")
+    ctx.store_down = False
+    return out
+
+
+async def restore(ctx: Context) -> int:
+    """At start-up, give every turn under way its reminder and time limit again.
+
+    Deadlines live in Redis and are written with each turn, so a restart keeps them;
+    this covers any lost otherwise (a Redis restored from an older save, or games
+    stored before deadlines were written with the turn). Returns how many were set.
+    """
+    restored = 0
+    for channel in await ctx.store.live_channels():
+        loaded = await ctx.load(channel)
+        if loaded is None or loaded.table.game is None:
+            continue
+        for kind, due in turn_deadlines(ctx, loaded.table).items():
+            if due is not None and await ctx.store.deadline(channel, kind) is None:
+                await ctx.store.schedule(channel, kind, due)
+                restored += 1
+    return restored
+
+
+async def _fire(ctx: Context, channel: Channel, kind: str) -> Reply:
+    if kind == "bot":
+        return await computer_turn(ctx, channel)
+    loaded = await ctx.load(channel)
+    if loaded is None or loaded.table.game is None:
+        return Reply()
+    lang = await ctx.channel_language(channel)
+    return await loaded.table.module.visit(_fire_turn, ctx, channel, loaded, kind, lang)
+
+
+async def _fire_turn(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    channel: Channel,
+    loaded: Loaded,
+    kind: str,
+    lang: str,
+) -> Reply:
+    """A person's reminder or time limit, if it is still due for the stored turn."""
+    game = load_game(game_module, loaded.table)
+    if game.is_over:
+        return Reply()
+    due = turn_deadlines(ctx, loaded.table).get(kind)
+    if due is None:
+        return Reply()
+    if ctx.clock() < due:  # not yet due for the stored turn: set it for that turn
+        await ctx.store.schedule(channel, kind, due)
+        return Reply()
+    if kind == "remind":
+        return await _remind(game_module, ctx, channel, loaded, game, lang)
+    if kind == "limit":
+        return await _limit(game_module, ctx, channel, loaded, game, lang)
+    return Reply()
+
+
+async def _remind(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    channel: Channel,
+    loaded: Loaded,
+    game: G,
+    lang: str,
+) -> Reply:
+    """A gentle reminder, privately, to each person the game still waits for."""
+    at = ctx.at(loaded.table, channel.channel_id, lang, game_module.count(game))
+    chat = await ctx.store.chat_settings(channel)
+    reply = Reply()
+    for turn in game.to_act:
+        user = at.users.get(turn.seat)
+        if user is not None and chat.notify_enabled(user):
+            message = await ctx.draw(partial(game_module.prompt, at, game, turn.seat, True))
+            reply.direct.append(Direct(user, message))
+    await ctx.store.schedule(
+        channel, "remind", ctx.clock() + ctx.settings.reminder_after.total_seconds()
+    )
+    return reply
+
+
+async def _limit(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    channel: Channel,
+    loaded: Loaded,
+    game: G,
+    lang: str,
+) -> Reply:
+    """The turn ran past its limit: the decisions are made for the seats, or votes open."""
+    table = loaded.table
+    if all(game_module.on_limit(t.kind) == "default" for t in game.to_act):
+        return await _defaults(game_module, ctx, channel, loaded, game, lang)
+    table.limit_passed = True
+    try:
+        await ctx.save(channel, loaded, {"limit": None})
+    except Conflict:
+        return Reply()
+    at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
+    who = ", ".join(at.mention(s) for s in waiting_seats(game))
+    duration = duration_text(ctx.settings.turn_limit.total_seconds(), lang)
+    if ctx.playable(table.kind):
+        text = tr(
+            lang,
+            "{who} has had the turn for more than {duration}. The other players may "
+            "/fc vote skip (a move is played for them), /fc vote bot (a computer player "
+            "plays for them until they are back) or /fc vote end (the game ends now).",
+            who=who,
+            duration=duration,
+        )
+    else:
+        text = tr(
+            lang,
+            "{who} has had the turn for more than {duration}. The other players may "
+            "/fc vote skip (a move is played for them) or /fc vote end (the game ends "
+            "now).",
+            who=who,
+            duration=duration,
+        )
+    return Reply(public=[Message(text, names=user_names(table))])
+
+
+async def _defaults(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    channel: Channel,
+    loaded: Loaded,
+    game: G,
+    lang: str,
+) -> Reply:
+    """The turn limit made the waited-for decisions for their seats (as the game says)."""
+    at = ctx.at(loaded.table, channel.channel_id, lang, game_module.count(game))
+    made = stand_in(game_module, at, game, told=True)
+    try:
+        reply = await after_action(
+            game_module,
+            ctx,
+            channel,
+            loaded,
+            game,
+            made.lines,
+            lang,
+            made.draws,
+            forced=made.forced,
+        )
+    except Conflict:
+        return Reply()
+    reply.direct = made.news + reply.direct
+    return reply

@@ -1,0 +1,199 @@
+"""What only reads: help, rules, status, your games, the board, your hand, how a game ended.
+
+None of these changes a table, so none of them can conflict with a move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from functools import partial
+from typing import TypeVar
+
+from ..actor import Actor
+from ..computer import HELP as COMPUTER_HELP
+from ..durations import duration_text
+from ..games import DEFAULT, MODULES, GameInfo, GameModule, Playing, by_word, module
+from ..i18n import N_, tr
+from ..refused import Refused
+from ..replies import Message, Reply
+from ..store import Channel, StoreUnavailable
+from ..table import Table, load_game
+from .context import Context, Loaded, creator_name, game_of, user_names, waiting_seats
+from .turns import seated
+
+G = TypeVar("G", bound=Playing)
+V = TypeVar("V")
+A = TypeVar("A")
+# `/fc help` lines of the commands every game has, after the game's own lines.
+COMMON_HELP = (
+    N_("join / leave: sit down or stand up before the start"),
+    N_("board: the table"),
+    N_("rules: the rules in short"),
+    N_("abort: end the game (the creator or an admin)"),
+    N_("lang <en|fr|it|de>: the chat's language"),
+    N_("notify on|off: private turn messages"),
+    N_("games: your games everywhere"),
+    N_("vote skip|end: when a turn runs past the time limit"),
+)
+
+
+async def hand(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """What is the actor's alone, privately: their prompt if they must decide."""
+    loaded = await ctx.need(actor, lang)
+    return await loaded.table.module.visit(_hand, ctx, loaded, actor, lang)
+
+
+async def _hand(
+    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
+) -> Reply:
+    game, seat = seated(game_module, loaded, actor, lang)
+    at = ctx.at(loaded.table, actor.channel_id, lang, game_module.count(game))
+    if seat in waiting_seats(game):
+        message = await ctx.draw(partial(game_module.prompt, at, game, seat, False))
+    else:
+        message = await ctx.draw(partial(game_module.private, at, game, seat))
+    return Reply(private=[message])
+
+
+async def board(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """The table image and scores in the channel; after the end, the final table."""
+    channel = Channel.of(actor.platform, actor.channel_id)
+    loaded = await ctx.load(channel)
+    if loaded is None:
+        ended = await ctx.ended(channel)
+        if ended is None:
+            raise Refused(tr(lang, "There is no table here. Open one with /fc new."))
+        return await final(ctx, channel, ended.table, lang)
+    if not loaded.table.started:
+        return await status(ctx, actor, args, lang)
+    return await loaded.table.module.visit(_board, ctx, loaded, actor, lang)
+
+
+async def _board(
+    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
+) -> Reply:
+    table = loaded.table
+    game = game_of(game_module, loaded, lang)
+    at = ctx.at(table, actor.channel_id, lang, game_module.count(game))
+    image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
+    text = game_module.status_text(at, game, _waited(ctx, table, lang))
+    return Reply(public=[Message(text, image=image, names=user_names(table))])
+
+
+def _waited(ctx: Context, table: Table, lang: str) -> str:
+    return duration_text(ctx.clock() - table.turn_started, lang)
+
+
+async def status(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """Scores, what is left, who must act and for how long (privately)."""
+    loaded = await ctx.need(actor, lang)
+    table = loaded.table
+    if not table.started:
+        names = ", ".join(s.name for s in table.seats)
+        text = tr(
+            lang,
+            "Waiting for {creator} to start ({n}/{high}): {names}.",
+            creator=creator_name(table),
+            n=len(table.seats),
+            high=table.module.max_players,
+            names=names,
+        )
+        return Reply(private=[Message(text)])
+    return await table.module.visit(_status, ctx, loaded, actor, lang)
+
+
+async def _status(
+    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
+) -> Reply:
+    game = game_of(game_module, loaded, lang)
+    at = ctx.at(loaded.table, actor.channel_id, lang, game_module.count(game))
+    text = game_module.status_text(at, game, _waited(ctx, loaded.table, lang))
+    return Reply(private=[Message(text)])
+
+
+async def _here(ctx: Context, actor: Actor) -> GameInfo:
+    """The game of the table in the actor's channel, else the default one."""
+    if not actor.private:
+        with contextlib.suppress(StoreUnavailable, Refused):
+            loaded = await ctx.load(Channel.of(actor.platform, actor.channel_id))
+            if loaded is not None:
+                return loaded.table.module
+    return module(DEFAULT)
+
+
+async def rules(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    chosen = by_word(args[0]) if args else None
+    game_module = chosen or await _here(ctx, actor)
+    return Reply(private=[Message("\n".join(tr(lang, line) for line in game_module.rules))])
+
+
+async def help_text(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """The commands of the game at the table (or the one named), then those every game has."""
+    chosen = by_word(args[0]) if args else None
+    game_module = chosen or await _here(ctx, actor)
+    lines = [tr(lang, line) for line in (*game_module.help, *COMMON_HELP)]
+    if ctx.playable(game_module.key):
+        lines += [tr(lang, line) for line in COMPUTER_HELP]
+    others = [module(k) for k in MODULES if k != game_module.key]
+    lines += [
+        tr(
+            lang,
+            "new {word}: open a {game} table instead (help {word}: its commands)",
+            word=other.words[0],
+            game=tr(lang, other.title),
+        )
+        for other in others
+    ]
+    return Reply(private=[Message("\n".join(lines))])
+
+
+async def games(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """The actor's games under way on this platform, and whose turn each is."""
+    channels = await ctx.store.user_games(actor.platform, actor.user_id)
+    if not channels:
+        return Reply(private=[Message(tr(lang, "You have no game under way."))])
+    lines = []
+    for channel in channels:
+        try:
+            loaded = await ctx.load(channel)
+        except Refused:
+            continue
+        if loaded is None:
+            continue
+        table = loaded.table
+        title = tr(lang, table.module.title)
+        if table.game is None:
+            state = tr(lang, "waiting to start")
+        else:
+            waited = table.module.visit(_waited_seats, table)
+            if table.engine_seat(actor.user_id) in waited:
+                state = tr(lang, "your turn")
+            else:
+                who = ", ".join(table.user_of(s).name for s in waited)
+                state = tr(lang, "{who} to play", who=who)
+        lines.append(
+            tr(lang, "Chat {id}: {state}", id=channel.channel_id, state=f"{title}, {state}")
+        )
+    return Reply(private=[Message("\n".join(lines))])
+
+
+def _waited_seats(game_module: GameModule[G, V, A], table: Table) -> list[str]:
+    return waiting_seats(load_game(game_module, table))
+
+
+async def final(ctx: Context, channel: Channel, table: Table, lang: str) -> Reply:
+    """How a game ended, with its last table: played out, or ended by a vote."""
+    return await table.module.visit(_final, ctx, channel, table, lang)
+
+
+async def _final(
+    game_module: GameModule[G, V, A], ctx: Context, channel: Channel, table: Table, lang: str
+) -> Reply:
+    game = load_game(game_module, table)
+    at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
+    text = game_module.final_text(at, game, table.voted_end)
+    image = await ctx.draw(
+        lambda: game_module.final_image(at, game_module.view(game, None), table.voted_end)
+    )
+    message = Message(text, image=image, image_name="final.png", names=user_names(table))
+    return Reply(public=[message])

@@ -1,0 +1,191 @@
+"""The router: command words and button kinds to their handlers, in one table each.
+
+Every handler answers with a `Reply`; a refusal (`Refused`, an illegal move, a lost race, an
+outage) becomes a short private answer that says why, and nothing is changed. In a private chat,
+commands about a table act on the user's game when they have only one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from engine.core.errors import CorruptRecord, IllegalMove
+
+from ..actor import Actor
+from ..games import GameModule, Playing
+from ..i18n import tr
+from ..names import without_controls
+from ..refused import Refused
+from ..replies import Reply
+from ..store import Channel, Conflict, NotFound, StoreUnavailable
+from ..table import load_game
+from . import chat, lobby, reading, turns, votes
+from .context import Context, Loaded
+
+G = TypeVar("G", bound=Playing)
+V = TypeVar("V")
+A = TypeVar("A")
+Handler = Callable[[Context, Actor, list[str], str], Awaitable[Reply]]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    handler: Handler
+    anywhere: bool = False  # in a private chat it needs no game to be about
+
+
+COMMANDS: dict[str, Command] = {
+    "new": Command(lobby.new, anywhere=True),
+    "join": Command(lobby.join),
+    "leave": Command(lobby.leave),
+    "start": Command(lobby.start),
+    "addbot": Command(lobby.addbot),
+    "removebot": Command(lobby.removebot),
+    "play": Command(turns.play),
+    "vote": Command(votes.vote),
+    "back": Command(votes.back),
+    "hand": Command(reading.hand),
+    "board": Command(reading.board),
+    "status": Command(reading.status),
+    "score": Command(reading.status),
+    "rules": Command(reading.rules, anywhere=True),
+    "help": Command(reading.help_text, anywhere=True),
+    "games": Command(reading.games, anywhere=True),
+    "abort": Command(lobby.abort),
+    "lang": Command(chat.lang, anywhere=True),
+    "notify": Command(chat.notify, anywhere=True),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A button's data: `fc:<kind>:<channel>[:<count>][:<payload>]`."""
+
+    kind: str
+    channel_id: str
+    count: int | None
+    payload: str | None
+
+
+ButtonHandler = Callable[[Context, Actor, Pressed, str], Awaitable[Reply]]
+# The lobby's buttons, which work only in the channel where they were posted. Every other kind
+# is a game's own (`GameInfo.button_kinds`), carrying the action count it was made for.
+LOBBY_BUTTONS: dict[str, ButtonHandler] = {
+    "j": lambda ctx, actor, pressed, lang: lobby.join(ctx, actor, [], lang),
+    "st": lambda ctx, actor, pressed, lang: lobby.start(ctx, actor, [], lang),
+    "ab": lambda ctx, actor, pressed, lang: lobby.addbot(ctx, actor, [], lang),
+    "gm": lambda ctx, actor, pressed, lang: lobby.switch(ctx, actor, pressed.payload or "", lang),
+}
+_DATA = re.compile(
+    r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9A-Za-z,@.]{1,24}))?$"
+)
+
+
+async def command(ctx: Context, actor: Actor, text: str) -> Reply:
+    """Runs `/fc <text>` typed by `actor`."""
+    words = without_controls(text).split()
+    name = words[0].lower().lstrip("/") if words else "help"
+    lang = await ctx.language(actor)
+    found = COMMANDS.get(name)
+    if found is None:
+        return Reply.error(tr(lang, "Unknown command “{name}”. Try /fc help.", name=name[:30]))
+    if not actor.private or found.anywhere:
+        return await guard(lang, found.handler(ctx, actor, words[1:], lang))
+    try:
+        actor = await home(ctx, actor, lang)
+    except Refused as refused:
+        return Reply.error(str(refused))
+    except StoreUnavailable:
+        return await guard(lang, found.handler(ctx, actor, words[1:], lang))
+    reply = await guard(lang, found.handler(ctx, actor, words[1:], lang))
+    reply.channel_id = actor.channel_id
+    return reply
+
+
+async def press(ctx: Context, actor: Actor, data: str) -> Reply:
+    """A button or menu choice; `data` names the game's channel, so private chats work too."""
+    lang = await ctx.language(actor)
+    match = _DATA.match(data)
+    if match is None:
+        return Reply.error(tr(lang, "This button is not valid."))
+    count = int(match[3]) if match[3] is not None else None
+    pressed = Pressed(match[1], match[2], count, match[4])
+    where = replace(actor, channel_id=pressed.channel_id, private=False)
+    lang = await ctx.language(where)
+    reply = Reply.error(tr(lang, "This button is not valid."))
+    lobby_button = LOBBY_BUTTONS.get(pressed.kind)
+    if lobby_button is not None:
+        if pressed.channel_id == actor.channel_id:  # where it was posted
+            reply = await guard(lang, lobby_button(ctx, where, pressed, lang))
+    elif pressed.count is not None and pressed.payload is not None:
+        work = turns.pressed(ctx, where, pressed.kind, pressed.count, pressed.payload, lang)
+        reply = await guard(lang, work)
+    reply.channel_id = pressed.channel_id
+    return reply
+
+
+async def complete(ctx: Context, actor: Actor, text: str) -> list[tuple[str, str]]:
+    """Choices for the argument of `play`, for platforms with autocomplete."""
+    try:
+        if actor.private:  # the same game `play` would be about there
+            actor = await home(ctx, actor, ctx.default_language)
+        loaded = await ctx.load(Channel.of(actor.platform, actor.channel_id))
+        if loaded is None or loaded.table.game is None:
+            return []
+        return loaded.table.module.visit(_complete, ctx, loaded, actor, text)
+    except (StoreUnavailable, Refused, CorruptRecord):
+        return []
+
+
+def _complete(
+    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, text: str
+) -> list[tuple[str, str]]:
+    table = loaded.table
+    seat = table.engine_seat(actor.user_id)
+    game = load_game(game_module, table)
+    if seat is None or game.is_over:
+        return []
+    at = ctx.at(table, actor.channel_id, ctx.default_language, game_module.count(game))
+    return game_module.complete(at, game, seat, text)
+
+
+async def home(ctx: Context, actor: Actor, lang: str) -> Actor:
+    """In a private chat, commands are about the user's game if there is only one."""
+    games = await ctx.store.user_games(actor.platform, actor.user_id)
+    if len(games) == 1:
+        return replace(actor, channel_id=games[0].channel_id)
+    if not games:
+        raise Refused(tr(lang, "You have no game under way."))
+    raise Refused(
+        tr(
+            lang,
+            "You play in several chats: type the command in the game's chat, or use the buttons.",
+        )
+    )
+
+
+async def guard(lang: str, work: Awaitable[Reply]) -> Reply:
+    """The reply of `work`, or the reason it changed nothing."""
+    try:
+        return await work
+    except Refused as refused:
+        return Reply.error(str(refused))
+    except IllegalMove as illegal:  # a module explains its own; this is the last resort
+        return Reply.error(tr(lang, "That move is not allowed: {reason}.", reason=illegal.reason))
+    except Conflict:
+        return Reply.error(
+            tr(lang, "Someone was quicker: that was already played. Nothing was changed.")
+        )
+    except NotFound:
+        return Reply.error(tr(lang, "This table is closed."))
+    except StoreUnavailable:
+        return Reply.error(
+            tr(
+                lang,
+                "The game storage is unavailable right now. Nothing was changed; "
+                "please try again in a moment.",
+            )
+        )

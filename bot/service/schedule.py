@@ -1,0 +1,30 @@
+"""The deadlines of a stored turn: derived from the table, written in the same step as the turn.
+
+A person who must act is reminded after `REMINDER_AFTER` and timed out after `TURN_LIMIT`; a
+computer player acts after `BOT_PAUSE` and is neither reminded nor timed. Deadlines are written
+with every move, so they always match the stored turn, and derived again at start-up if lost.
+"""
+
+from __future__ import annotations
+
+from ..table import Table
+from .context import Context
+
+DEADLINE_KINDS = ("remind", "limit", "bot")
+
+
+def turn_deadlines(ctx: Context, table: Table) -> dict[str, float | None]:
+    """Each deadline kind's time for the stored turn (None: not set). A limit already
+    announced is not armed again."""
+    started = table.turn_started
+    waited = {w.split(" ", 1)[0] for w in table.waiting}
+    computers = waited & set(table.computer_seats())
+    people = bool(waited - computers)
+    settings = ctx.settings
+    return {
+        "remind": started + settings.reminder_after.total_seconds() if people else None,
+        "limit": None
+        if table.limit_passed or not people
+        else started + settings.turn_limit.total_seconds(),
+        "bot": ctx.clock() + settings.bot_pause.total_seconds() if computers else None,
+    }

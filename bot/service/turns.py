@@ -1,0 +1,273 @@
+"""Turns: a typed `/fc play` or a pressed game button becomes an action, and what follows it.
+
+After every action the game is saved with the next turn's deadlines in one step, then told: the
+channel gets the words and (when the table changed) its image, whoever must act next gets a
+private prompt, and the seat that acted gets its private news. A stale or doubled press fails
+the versioned save (`Conflict`) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import TypeVar
+
+from engine.core.errors import IllegalMove
+
+from ..actor import Actor
+from ..games import At, GameModule, Playing
+from ..i18n import tr
+from ..refused import Refused
+from ..replies import Direct, Message, Reply
+from ..store import Channel, ChatSettings
+from ..table import Table, keep
+from .context import Context, Loaded, game_of, user_names, waiting, waiting_seats
+from .schedule import DEADLINE_KINDS, turn_deadlines
+
+G = TypeVar("G", bound=Playing)
+V = TypeVar("V")
+A = TypeVar("A")
+
+
+def seated(
+    game_module: GameModule[G, V, A], loaded: Loaded, actor: Actor, lang: str
+) -> tuple[G, str]:
+    """The game under way and the actor's seat in it."""
+    game = game_of(game_module, loaded, lang)
+    seat = loaded.table.engine_seat(actor.user_id)
+    if seat is None:
+        raise Refused(tr(lang, "You are not playing at this table."))
+    if game.is_over:
+        raise Refused(tr(lang, "The game is over."))
+    return game, seat
+
+
+def acting(
+    game_module: GameModule[G, V, A], loaded: Loaded, actor: Actor, lang: str
+) -> tuple[G, str]:
+    """The game and the actor's seat, if the game waits for a decision of theirs."""
+    game, seat = seated(game_module, loaded, actor, lang)
+    if loaded.table.user_of(seat).away:
+        raise Refused(
+            tr(lang, "A computer player has your seat: /fc back to play it yourself again.")
+        )
+    if seat not in waiting_seats(game):
+        waited = [loaded.table.user_of(s).name for s in waiting_seats(game)]
+        raise Refused(tr(lang, "It is {who}'s turn, not yours.", who=", ".join(waited)))
+    return game, seat
+
+
+async def play(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """`/fc play <args>`: the game module reads the words as an action."""
+    loaded = await ctx.need(actor, lang)
+    return await loaded.table.module.visit(_play, ctx, loaded, actor, args, lang)
+
+
+async def _play(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    loaded: Loaded,
+    actor: Actor,
+    args: list[str],
+    lang: str,
+) -> Reply:
+    game, seat = acting(game_module, loaded, actor, lang)
+    at = ctx.at(loaded.table, actor.channel_id, lang, game_module.count(game))
+    action = game_module.typed(replace(at, private=actor.private), game, seat, args)
+    return await apply(game_module, ctx, actor, loaded, game, seat, action, lang)
+
+
+async def pressed(
+    ctx: Context, actor: Actor, kind: str, count: int, payload: str, lang: str
+) -> Reply:
+    """A game's own button: an action, or a private reply (a menu, a preview)."""
+    loaded = await ctx.need(actor, lang)
+    if kind not in loaded.table.module.button_kinds:
+        raise Refused(tr(lang, "This button is not valid."))
+    return await loaded.table.module.visit(_pressed, ctx, loaded, actor, kind, count, payload, lang)
+
+
+async def _pressed(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    loaded: Loaded,
+    actor: Actor,
+    kind: str,
+    count: int,
+    payload: str,
+    lang: str,
+) -> Reply:
+    game, seat = acting(game_module, loaded, actor, lang)
+    at = ctx.at(loaded.table, actor.channel_id, lang, game_module.count(game))
+    outcome = await ctx.draw(partial(game_module.pressed, at, game, seat, kind, count, payload))
+    if isinstance(outcome, Reply):
+        return outcome
+    return await apply(game_module, ctx, actor, loaded, game, seat, outcome, lang)
+
+
+async def apply(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    actor: Actor,
+    loaded: Loaded,
+    game: G,
+    seat: str,
+    action: A,
+    lang: str,
+) -> Reply:
+    """A person's action: played, stored and told."""
+    at = ctx.at(loaded.table, actor.channel_id, lang, game_module.count(game))
+    try:
+        acted = game_module.act(at, game, seat, action)
+    except IllegalMove as err:
+        raise Refused(game_module.explain(err, lang)) from None
+    lines = acted.lines + game_module.after_play(at, game)
+    forced = game_module.count(game) > at.count + 1
+    channel = Channel.of(actor.platform, actor.channel_id)
+    return await after_action(
+        game_module, ctx, channel, loaded, game, lines, lang, acted.draws, seat, forced=forced
+    )
+
+
+async def after_action(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    channel: Channel,
+    loaded: Loaded,
+    game: G,
+    lines: list[str],
+    lang: str,
+    drawn: bool,
+    actor_seat: str | None = None,
+    *,
+    forced: bool = False,
+) -> Reply:
+    """Store the game after its actions and say so: to the channel, to whoever must act
+    next (privately), and to the seat that acted.
+
+    A decision the game did not wait for before is new: its seat gets a turn notice. So is
+    every decision after the table played forced actions (`forced`: a tile set aside), even
+    the actor's; otherwise the actor, still deciding (more moves in its turn), gets its next
+    choice in the reply."""
+    table = loaded.table
+    before = set(table.waiting)
+    keep(game_module, table, game)
+    now = waiting(game)
+    newly = now if forced else now - before
+    table.waiting = sorted(now)
+    if newly:  # a new decision is awaited: its clock starts, old votes are void
+        table.turn_started = ctx.clock()
+        table.votes = {}
+        table.limit_passed = False
+    at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
+    names = user_names(table)
+    lines = [line for line in lines if line]
+    if game.is_over:
+        await ctx.store.archive(
+            channel,
+            loaded.record.version,
+            data=table.model_dump_json(),
+            cancel_deadlines=DEADLINE_KINDS,
+        )
+        lines.append(game_module.final_text(at, game, False))
+        last = await ctx.draw(
+            lambda: game_module.final_image(at, game_module.view(game, None), False)
+        )
+        return Reply(
+            public=[Message(" ".join(lines), image=last, image_name="final.png", names=names)]
+        )
+    # Everything the reply needs from Redis is read before the save, and the next turn's
+    # deadlines go in the save itself: once the move is stored, nothing else can fail.
+    chat = await ctx.store.chat_settings(channel)
+    await ctx.save(channel, loaded, turn_deadlines(ctx, table))
+    lines.append(game_module.next_text(at, game))
+    told = {w.split(" ", 1)[0] for w in newly}
+    if not forced:
+        told.discard(actor_seat or "")
+    seats = [s for s in waiting_seats(game) if s in told]
+    image, notices, own = await asyncio.gather(
+        _table_image(game_module, ctx, at, game, drawn),
+        prompts(game_module, ctx, at, table, game, chat, seats),
+        _own(game_module, ctx, at, game, None if actor_seat in told else actor_seat),
+    )
+    reply = Reply(public=[Message(" ".join(lines), image=image, names=names)], direct=notices)
+    reply.private.extend(own)
+    return reply
+
+
+async def _table_image(
+    game_module: GameModule[G, V, A], ctx: Context, at: At, game: G, drawn: bool
+) -> bytes | None:
+    """The channel's image, drawn from the public view, if the table changed enough."""
+    if not drawn:
+        return None
+    return await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
+
+
+async def _own(
+    game_module: GameModule[G, V, A], ctx: Context, at: At, game: G, seat: str | None
+) -> list[Message]:
+    """For the seat that acted: its private news, and its next choice if it acts again."""
+    if seat is None or game.is_over:
+        return []
+    out = await ctx.draw(partial(game_module.after_own, at, game, seat))
+    if seat in waiting_seats(game):
+        out.append(await ctx.draw(partial(game_module.prompt, at, game, seat, False)))
+    return out
+
+
+async def prompts(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    at: At,
+    table: Table,
+    game: G,
+    chat: ChatSettings,
+    seats: list[str],
+) -> list[Direct]:
+    """Private turn notices for `seats`, who must now decide (if they want notices)."""
+    out = []
+    for seat in seats:
+        if seat not in at.users:  # a computer player's
+            continue
+        user = table.user_of(seat).user_id
+        if not chat.notify_enabled(user):
+            continue
+        message = await ctx.draw(partial(game_module.prompt, at, game, seat, False))
+        out.append(Direct(user, message, turn_notice=True))
+    return out
+
+
+@dataclass(slots=True)
+class StoodIn:
+    """Decisions made for the seats the game waited for (at the limit, or by a vote)."""
+
+    lines: list[str]
+    draws: bool
+    forced: bool  # the table then played forced actions of its own
+    news: list[Direct]  # each seat's private news, when they are told of it
+
+
+def stand_in(game_module: GameModule[G, V, A], at: At, game: G, *, told: bool) -> StoodIn:
+    """Plays the game module's stand-in for every seat the game waits for; `told` puts the
+    module's words for a decision made at the limit before each, and keeps each seat's news."""
+    count = game_module.count(game)
+    lines: list[str] = []
+    news: list[Direct] = []
+    draws = False
+    turns = game.to_act
+    for turn in turns:
+        rng = random.Random(game.seed + game_module.count(game))
+        acted = game_module.act(at, game, turn.seat, game_module.stand_in(game, turn.seat, rng))
+        draws = draws or acted.draws
+        if told:
+            lines.append(game_module.default_text(at, game, turn.seat, turn.kind))
+            user = at.users.get(turn.seat)
+            if user is not None:
+                news += [Direct(user, m) for m in game_module.after_own(at, game, turn.seat)]
+        lines += acted.lines
+    lines += game_module.after_play(at, game)
+    forced = game_module.count(game) > count + len(turns)
+    return StoodIn(lines, draws, forced, news)

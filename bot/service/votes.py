@@ -1,0 +1,171 @@
+"""Votes and hand-overs: when a turn runs past its limit the other players vote to skip it, to
+hand the late seat to a computer player, or to end the game; `/fc back` takes a seat back.
+
+Computer players never vote, nor people whose seat a computer plays; a strict majority of the
+others decides.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Literal, TypeVar
+
+from ..actor import Actor
+from ..computer import DEFAULT_LEVEL
+from ..games import GameModule, Playing
+from ..i18n import tr
+from ..refused import Refused
+from ..replies import Message, Reply, mention
+from ..store import Channel
+from .context import Context, Loaded, game_of, no_computers, user_names, waiting_seats
+from .reading import final
+from .schedule import DEADLINE_KINDS, turn_deadlines
+from .turns import after_action, seated, stand_in
+
+G = TypeVar("G", bound=Playing)
+V = TypeVar("V")
+A = TypeVar("A")
+Choice = Literal["skip", "end", "bot"]
+CHOICES: tuple[Choice, ...] = ("skip", "end", "bot")
+
+
+async def vote(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """`/fc vote skip|bot|end`, by a player the late turn keeps waiting."""
+    loaded = await ctx.need(actor, lang)
+    return await loaded.table.module.visit(_vote, ctx, loaded, actor, args, lang)
+
+
+async def _vote(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    loaded: Loaded,
+    actor: Actor,
+    args: list[str],
+    lang: str,
+) -> Reply:
+    table = loaded.table
+    game = game_of(game_module, loaded, lang)
+    choice = _choice(args, lang)
+    seat = table.engine_seat(actor.user_id)
+    if seat is None:
+        raise Refused(tr(lang, "You are not playing at this table."))
+    absent = waiting_seats(game)
+    if game.is_over or seat in absent or table.user_of(seat).away:
+        raise Refused(tr(lang, "Only the players waiting for the turn can vote."))
+    if not table.limit_passed:
+        raise Refused(tr(lang, "Votes open when a turn runs past the time limit."))
+    if choice == "bot" and not ctx.playable(table.kind):
+        raise Refused(no_computers(table.module, lang))
+    table.votes[actor.user_id] = choice
+    voters = sum(1 for s in table.users() if s not in absent)
+    count = sum(1 for v in table.votes.values() if v == choice)
+    channel = Channel.of(actor.platform, actor.channel_id)
+    if count * 2 <= voters:
+        await ctx.save(channel, loaded)
+        return Reply(public=[Message(_counted(actor, choice, count, voters, lang))])
+    if choice == "end":
+        table.voted_end = True
+        await ctx.store.archive(
+            channel,
+            loaded.record.version,
+            data=table.model_dump_json(),
+            cancel_deadlines=DEADLINE_KINDS,
+        )
+        return await final(ctx, channel, table, lang)
+    if choice == "bot":
+        return await _hand_over(ctx, channel, loaded, absent, lang)
+    at = ctx.at(table, actor.channel_id, lang, game_module.count(game))
+    names = ", ".join(table.user_of(s).name for s in absent)
+    lines = [tr(lang, "The players voted to skip: a move is played for {who}.", who=names)]
+    made = stand_in(game_module, at, game, told=False)
+    return await after_action(
+        game_module,
+        ctx,
+        channel,
+        loaded,
+        game,
+        lines + made.lines,
+        lang,
+        made.draws,
+        forced=made.forced,
+    )
+
+
+def _choice(args: list[str], lang: str) -> Choice:
+    choice = args[0].lower() if args else ""
+    if choice not in CHOICES:
+        raise Refused(tr(lang, "Vote with /fc vote skip, /fc vote bot or /fc vote end."))
+    return choice
+
+
+def _counted(actor: Actor, choice: Choice, count: int, voters: int, lang: str) -> str:
+    """A vote that does not decide yet, with the count so far."""
+    if choice == "bot":
+        return tr(
+            lang,
+            "{who} votes to let a computer player play for the late player ({count}/{voters}).",
+            who=actor.name,
+            count=count,
+            voters=voters,
+        )
+    return tr(
+        lang,
+        "{who} votes to {choice} ({count}/{voters}).",
+        who=actor.name,
+        choice=choice,
+        count=count,
+        voters=voters,
+    )
+
+
+async def _hand_over(
+    ctx: Context, channel: Channel, loaded: Loaded, absent: list[str], lang: str
+) -> Reply:
+    """The players voted that a computer player takes the absent seats until their people
+    come back (`/fc back`); it acts after the usual pause, as a seated one does."""
+    table = loaded.table
+    people = [table.user_of(s) for s in absent]
+    for seat in people:
+        seat.away = True
+    table.votes = {}
+    table.limit_passed = False
+    await ctx.save(channel, loaded, turn_deadlines(ctx, table))
+    text = tr(
+        lang,
+        "The players voted: a computer player ({level}) plays for {who} until they come "
+        "back with /fc back.",
+        level=tr(lang, DEFAULT_LEVEL),
+        who=", ".join(mention(s.user_id) for s in people),
+    )
+    return Reply(public=[Message(text, names=user_names(table))])
+
+
+async def back(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """A person whose seat a computer played (`/fc vote bot`) takes it back."""
+    loaded = await ctx.need(actor, lang)
+    return await loaded.table.module.visit(_back, ctx, loaded, actor, lang)
+
+
+async def _back(
+    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
+) -> Reply:
+    game, engine_seat = seated(game_module, loaded, actor, lang)
+    table = loaded.table
+    seat = table.user_of(engine_seat)
+    if not seat.away:
+        raise Refused(tr(lang, "You are playing your seat already."))
+    seat.away = False
+    mine = engine_seat in waiting_seats(game)
+    if mine:  # the computer has not played this turn yet: it is the person's again
+        table.turn_started = ctx.clock()
+        table.limit_passed = False
+        table.votes = {}
+    await ctx.save(Channel.of(actor.platform, actor.channel_id), loaded, turn_deadlines(ctx, table))
+    text = tr(lang, "{who} is back and plays their own seat again.", who=mention(actor.user_id))
+    reply = Reply(public=[Message(text, names=user_names(table))])
+    if mine:
+        at = ctx.at(table, actor.channel_id, lang, game_module.count(game))
+        reply.private.append(
+            await ctx.draw(partial(game_module.prompt, at, game, engine_seat, False))
+        )
+    return reply
