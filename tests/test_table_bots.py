@@ -487,7 +487,9 @@ async def test_an_illegal_decision_is_replaced_by_the_tables_stand_in(
         await human_move(service, table, "ann", random.Random(2))
     table = await live(store)
     game = load_game(table)
-    stand_in = module_of(table).stand_in(game, game.current, random.Random(game.seed + len(game.moves)))
+    stand_in = module_of(table).stand_in(
+        game, game.current, random.Random(game.seed + len(game.moves))
+    )
     [reply] = channel_replies(await service.fire_due())
     assert reply.public and is_png(reply.public[0].image)
     assert load_game(await live(store)).moves[len(game.moves)] == stand_in

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot.actor import Actor
-from bot.games import MODULES, module
+from bot.games import MODULES, GameInfo, NewOption, module
 from bot.i18n import N_
 from bot.replies import Reply
 
@@ -62,6 +62,33 @@ def _failure() -> Reply:
     return Reply.error("Something went wrong on my side. Nothing was changed.")
 
 
+def _signature(games: list[GameInfo], options: list[NewOption]) -> inspect.Signature:
+    """`/fc new`'s parameters: the game, each game's options, computer players."""
+    optional = inspect.Parameter.KEYWORD_ONLY
+    interaction = inspect.Parameter(
+        "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+    )
+    own = [
+        inspect.Parameter(
+            option.name,
+            optional,
+            default=None if option.choices else False,
+            annotation=str | None if option.choices else bool,
+        )
+        for option in options
+    ]
+    bots = app_commands.Range[int, 0, max(g.max_players for g in games) - 1]
+    return inspect.Signature(
+        [
+            interaction,
+            inspect.Parameter("game", optional, default=None, annotation=str | None),
+            *own,
+            inspect.Parameter("bots", optional, default=0, annotation=bots),
+            inspect.Parameter("level", optional, default=None, annotation=str | None),
+        ]
+    )
+
+
 def new_command(client: FcClient) -> app_commands.Command[Any, ..., None]:
     """`/fc new`: the game, each game's own options (from its module: a choice of words or a
     flag), computer players. Its parameters are built from the modules, so a game's options
@@ -79,30 +106,7 @@ def new_command(client: FcClient) -> app_commands.Command[Any, ..., None]:
             words.append(f"bots:{bots}:{level}" if level else f"bots:{bots}")
         await client.handle_command(interaction, " ".join(["new", *(w for w in words if w)]))
 
-    optional = inspect.Parameter.KEYWORD_ONLY
-    parameters = [
-        inspect.Parameter(
-            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
-        ),
-        inspect.Parameter("game", optional, default=None, annotation=str | None),
-        *(
-            inspect.Parameter(
-                option.name,
-                optional,
-                default=None if option.choices else False,
-                annotation=str | None if option.choices else bool,
-            )
-            for option in options
-        ),
-        inspect.Parameter(
-            "bots",
-            optional,
-            default=0,
-            annotation=app_commands.Range[int, 0, max(g.max_players for g in games) - 1],
-        ),
-        inspect.Parameter("level", optional, default=None, annotation=str | None),
-    ]
-    vars(new)["__signature__"] = inspect.Signature(parameters)  # what discord.py reads
+    vars(new)["__signature__"] = _signature(games, options)  # what discord.py reads
     names = {"game": N_("game"), "bots": N_("bots"), "level": N_("level")}
     texts = {
         "game": N_("Which of the two games to play"),

@@ -162,22 +162,9 @@ async def after_action(
         table.votes = {}
         table.limit_passed = False
     at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
-    names = user_names(table)
     lines = [line for line in lines if line]
     if game.is_over:
-        await ctx.store.archive(
-            channel,
-            loaded.record.version,
-            data=table.model_dump_json(),
-            cancel_deadlines=DEADLINE_KINDS,
-        )
-        lines.append(game_module.final_text(at, game, False))
-        last = await ctx.draw(
-            lambda: game_module.final_image(at, game_module.view(game, None), False)
-        )
-        return Reply(
-            public=[Message(" ".join(lines), image=last, image_name="final.png", names=names)]
-        )
+        return await _ended(game_module, ctx, channel, loaded, game, at, lines)
     # Everything the reply needs from Redis is read before the save, and the next turn's
     # deadlines go in the save itself: once the move is stored, nothing else can fail.
     chat = await ctx.store.chat_settings(channel)
@@ -192,9 +179,33 @@ async def after_action(
         prompts(game_module, ctx, at, table, game, chat, seats),
         _own(game_module, ctx, at, game, None if actor_seat in told else actor_seat),
     )
-    reply = Reply(public=[Message(" ".join(lines), image=image, names=names)], direct=notices)
+    message = Message(" ".join(lines), image=image, names=user_names(table))
+    reply = Reply(public=[message], direct=notices)
     reply.private.extend(own)
     return reply
+
+
+async def _ended(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    channel: Channel,
+    loaded: Loaded,
+    game: G,
+    at: At,
+    lines: list[str],
+) -> Reply:
+    """The game is over: archived (its deadlines with it), then its end told and drawn."""
+    table = loaded.table
+    await ctx.store.archive(
+        channel,
+        loaded.record.version,
+        data=table.model_dump_json(),
+        cancel_deadlines=DEADLINE_KINDS,
+    )
+    lines.append(game_module.final_text(at, game, False))
+    image = await ctx.draw(lambda: game_module.final_image(at, game_module.view(game, None), False))
+    message = Message(" ".join(lines), image=image, image_name="final.png", names=user_names(table))
+    return Reply(public=[message])
 
 
 async def _table_image(
