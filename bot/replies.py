@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-MENTION = re.compile("\x02u:([A-Za-z0-9_-]+)\x03")
+# A user id is any run of visible characters (a console user may be called "zoë" or "美玲").
+MENTION = re.compile("\x02u:([^\x00-\x20\x7f]+?)\x03")
 Style = Literal["primary", "secondary", "success", "danger"]
 
 

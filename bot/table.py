@@ -72,6 +72,11 @@ class Table(BaseModel):
         return module(self.kind)
 
     @property
+    def most(self) -> int:
+        """How many may sit at this table, with its options."""
+        return self.module.seats(self.options)[1]
+
+    @property
     def started(self) -> bool:
         return self.game is not None
 

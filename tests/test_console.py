@@ -60,3 +60,30 @@ async def test_images_of_a_later_run_never_overwrite_earlier_ones(
     for path, content in earlier.items():
         assert path.read_bytes() == content, f"{path.name} was overwritten"
     assert len(list(tmp_path.glob("*.png"))) > len(earlier)
+
+
+async def test_dm_types_in_the_users_private_chat(store: Store, tmp_path: Path) -> None:
+    """A secret (a Verbotene Stadt bribe) can be typed on the console, where the table does not
+    see it; typed at the table it is refused."""
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    console = Console(GameService(store, config, seeds=fixed_seeds()), tmp_path)
+    for line in ("ann new stadt", "bob join", "ann start"):
+        await console.handle_line(line)
+    at_table = await console.handle_line("ann play bribe RB")
+    assert any("private chat" in line for line in at_table)
+    secret = await console.handle_line("ann dm play bribe RB")
+    assert any(line.startswith("[to ann]") and "RB" in line for line in secret)
+    public = [line for line in secret if line.startswith("[#table]")]
+    assert public and not any("RB" in line for line in public)
+    helped = await console.handle_line("ann help")
+    assert any("dm <command>" in line for line in helped)
+
+
+async def test_names_in_any_script_keep_their_mention(store: Store, tmp_path: Path) -> None:
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    console = Console(GameService(store, config, seeds=fixed_seeds()), tmp_path)
+    await console.handle_line("Zoë new")
+    joined = await console.handle_line("美玲 join")
+    assert joined[0] == "[#table] @美玲 joins the table (2/4). Zoë starts the game with /fc start."
+    begun = " ".join(await console.handle_line("zoë start"))
+    assert "@zoë" in begun and "u:zoë" not in begun and "u:" not in begun

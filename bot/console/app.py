@@ -5,6 +5,10 @@
     ann start
     bob play 3 1
     bob press fc:sp:table:0:3
+    ann dm play bribe RB
+
+`dm` types the rest in the user's private chat with the bot, where a secret (a Verbotene Stadt
+bribe) may be typed without the table seeing it.
 
 Like the other adapters it only translates: lines become `GameService` calls, replies become
 printed lines and PNG files.
@@ -19,11 +23,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from ..actor import Actor
+from ..names import without_controls
 from ..replies import Message, Reply
 from ..service import GameService
 from .stdin import StdinLines
 
 CHANNEL = "table"
+# What only the console has: its private chat (`/fc help` speaks of every platform).
+CONSOLE_HELP = "Here, '<user> dm <command>' types in your private chat with the bot."
 PROMPT = "> "
 _NUMBERED = re.compile(r"(\d+)-")
 INTRO = (
@@ -31,7 +38,8 @@ INTRO = (
     "'ann start', 'bob play 3 1' ('ann new stadt' opens Die Verbotene Stadt instead); "
     "'ann help' lists the commands; 'quit', Ctrl-D or Ctrl-C leaves.\n"
     "Buttons show as [label: press DATA]; press one with '<user> press DATA'. "
-    "Images are written to {images}."
+    "'<user> dm <command>' types in that user's private chat (a secret bribe: "
+    "'ann dm play bribe RB'). Images are written to {images}."
 )
 
 
@@ -42,8 +50,10 @@ class Console:
         self.channel = channel
         self._count: int | None = None
 
-    def _actor(self, user: str) -> Actor:
-        return Actor("console", self.channel, user, user.capitalize())
+    def _actor(self, user: str, private: bool = False) -> Actor:
+        """A user of the table's channel, or of their own private chat with the bot."""
+        channel = f"dm-{user}" if private else self.channel
+        return Actor("console", channel, user, user.capitalize(), private=private)
 
     def _save(self, message: Message) -> str:
         """Number the image after every one already in the folder, earlier runs' too,
@@ -89,15 +99,21 @@ class Console:
             return []
         if len(words) == 1:
             return ["Type '<user> <command>', e.g. 'ann help'."]
-        user, text = words[0].lower(), words[1].strip()
+        user, text = without_controls(words[0]).lower(), words[1].strip()
+        private = text.split(maxsplit=1)[0].lower() == "dm"
+        if private:
+            text = text[2:].strip()
         if text.startswith("/fc"):
             text = text[3:].strip()
-        actor = self._actor(user)
+        actor = self._actor(user, private)
         if text.startswith("press "):
             reply = await self.service.press(actor, text[6:].strip())
         else:
             reply = await self.service.command(actor, text)
-        return self.show(reply, user)
+        lines = self.show(reply, user)
+        if text.split()[:1] == ["help"]:
+            lines.append(f"[to {user}] {CONSOLE_HELP}")
+        return lines
 
     async def tick(self) -> list[str]:
         lines: list[str] = []

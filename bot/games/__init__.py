@@ -150,6 +150,10 @@ class GameInfo(Protocol):
         """The options in words, for the opening message (may be empty)."""
         ...
 
+    def seats(self, options: dict[str, str]) -> tuple[int, int]:
+        """How many may sit at a table with these options: the fewest and the most."""
+        ...
+
     def check_start(self, options: dict[str, str], players: int, lang: str) -> None:
         """`Refused` if the game cannot start with these options and this many players."""
         ...

@@ -39,10 +39,10 @@ _BOTS = re.compile(r"^bots:(\d{1,2})(?::([a-z]+))?$")
 
 
 def _buttons(table: Table, channel_id: str, lang: str) -> list[list[Button]]:
-    row = [
-        Button(tr(lang, "Join"), f"fc:j:{channel_id}", "primary"),
-        Button(tr(lang, "Start"), f"fc:st:{channel_id}", "success"),
-    ]
+    """Join and a computer player while a seat is free, Start, and the other games."""
+    free = len(table.seats) < table.most
+    row = [Button(tr(lang, "Join"), f"fc:j:{channel_id}", "primary")] if free else []
+    row.append(Button(tr(lang, "Start"), f"fc:st:{channel_id}", "success"))
     others = [
         Button(
             tr(lang, "Play {game} instead", game=tr(lang, module(key).title)),
@@ -51,8 +51,8 @@ def _buttons(table: Table, channel_id: str, lang: str) -> list[list[Button]]:
         for index, key in enumerate(MODULES)
         if key != table.kind
     ]
-    add = Button(tr(lang, "Add a computer player"), f"fc:ab:{channel_id}")
-    return [row, [add, *others]]
+    add = [Button(tr(lang, "Add a computer player"), f"fc:ab:{channel_id}")] if free else []
+    return [row, [*add, *others]]
 
 
 def _message(table: Table, channel_id: str, text: str, lang: str) -> Message:
@@ -66,21 +66,25 @@ async def _saved(ctx: Context, actor: Actor, loaded: Loaded, text: str, lang: st
 
 
 def _room_for_one(table: Table, lang: str) -> None:
-    if len(table.seats) >= table.module.max_players:
-        raise Refused(
-            tr(lang, "The table is full ({high} players).", high=table.module.max_players)
-        )
+    if len(table.seats) >= table.most:
+        raise Refused(tr(lang, "The table is full ({high} players).", high=table.most))
 
 
 def _opening_text(table: Table, lang: str) -> str:
     game_module = table.module
     options = game_module.options_text(table.options, lang)
-    values = {
-        "who": mention(table.creator),
-        "game": tr(lang, game_module.title),
-        "low": game_module.min_players,
-        "high": game_module.max_players,
-    }
+    low, high = game_module.seats(table.options)
+    values: dict[str, object] = {"who": mention(table.creator), "game": tr(lang, game_module.title)}
+    if low == high:
+        return tr(
+            lang,
+            "{who} opens a {game} table ({options}). Join with /fc join: {n} players. "
+            "{who} starts the game with /fc start.",
+            options=options,
+            n=high,
+            **values,
+        )
+    values |= {"low": low, "high": high}
     if options:
         return tr(
             lang,
@@ -202,7 +206,7 @@ async def addbot(ctx: Context, actor: Actor, args: list[str], lang: str) -> Repl
         "/fc start.",
         name=seat.name,
         n=len(table.seats),
-        high=table.module.max_players,
+        high=table.most,
         creator=creator_name(table),
     )
     return await _saved(ctx, actor, loaded, text, lang)
@@ -225,7 +229,7 @@ async def removebot(ctx: Context, actor: Actor, args: list[str], lang: str) -> R
         "{who} leaves the table ({n}/{high}).",
         who=seat.name,
         n=len(table.seats),
-        high=table.module.max_players,
+        high=table.most,
     )
     return await _saved(ctx, actor, loaded, text, lang)
 
@@ -265,7 +269,7 @@ async def join(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
         "{who} joins the table ({n}/{high}). {creator} starts the game with /fc start.",
         who=mention(actor.user_id),
         n=len(table.seats),
-        high=table.module.max_players,
+        high=table.most,
         creator=creator_name(table),
     )
     return await _saved(ctx, actor, loaded, text, lang)
@@ -295,7 +299,7 @@ async def leave(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply
         "{who} leaves the table ({n}/{high}).",
         who=mention(actor.user_id),
         n=len(table.seats),
-        high=table.module.max_players,
+        high=table.most,
     )
     if table.creator == actor.user_id:
         table.creator = table.user_ids()[0]

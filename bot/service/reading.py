@@ -95,7 +95,7 @@ async def status(ctx: Context, actor: Actor, args: list[str], lang: str) -> Repl
             "Waiting for {creator} to start ({n}/{high}): {names}.",
             creator=creator_name(table),
             n=len(table.seats),
-            high=table.module.max_players,
+            high=table.most,
             names=names,
         )
         return Reply(private=[Message(text)])

@@ -82,6 +82,9 @@ class ForbiddenCity:
         side_name = tr(lang, "beginner") if side == "beginner" else tr(lang, "advanced")
         return tr(lang, "{side} side", side=side_name)
 
+    def seats(self, options: dict[str, str]) -> tuple[int, int]:
+        return self.min_players, self.max_players
+
     def check_start(self, options: dict[str, str], players: int, lang: str) -> None:
         return None
 

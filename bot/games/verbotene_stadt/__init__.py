@@ -68,6 +68,10 @@ class VerboteneStadt:
     def options_text(self, options: dict[str, str], lang: str) -> str:
         return tr(lang, "team game, partners sitting opposite") if options.get("teams") else ""
 
+    def seats(self, options: dict[str, str]) -> tuple[int, int]:
+        """The team game is for four: two pairs of partners sitting opposite."""
+        return (4, 4) if options.get("teams") else (self.min_players, self.max_players)
+
     def check_start(self, options: dict[str, str], players: int, lang: str) -> None:
         if options.get("teams") and players != 4:
             raise Refused(
