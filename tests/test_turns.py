@@ -5,6 +5,7 @@ what the channel sees once a game has ended."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,7 +16,7 @@ from bot.actor import Actor
 from bot.replies import Reply, mention
 from bot.service import GameService
 from bot.store import Channel, Deadline, GameRecord, Store
-from engine.forbidden_city import Game
+from engine.forbidden_city import DISCARD, Game
 from tests.conftest import fixed_seeds
 from tests.tables import keep, load_game
 from tests.test_saved_moves import one_move_from_the_end, play_first_spot
@@ -329,3 +330,26 @@ async def test_a_deadline_left_from_an_earlier_turn_waits_for_this_turns_time(
     assert await service.fire_due() == []
     limit = await store.deadline(ROOM, "limit")
     assert limit is not None and limit.due == moved_at + 72 * HOUR
+
+
+async def test_no_new_tile_after_a_players_last_placement(store: Store) -> None:
+    """Each seat keeps its last two tiles for the end: after its last placement it is shown no
+    'new tile' it will never play."""
+    service = GameService(store, settings(), seeds=lambda: 3)
+    for user, text in (("ann", "new"), ("bob", "join"), ("ann", "start")):
+        assert (await service.command(who(user), text)).ok
+    rng = random.Random(5)
+    told_after: list[int] = []
+    while True:
+        table = await table_of(store)
+        if table is None:
+            break
+        game = load_game(table)
+        mover = game.current
+        move = rng.choice([m for m in game.legal_moves() if m != DISCARD])
+        user = table.user_of(mover).user_id
+        reply = await service.command(who(user), f"play {move.x},{move.y} {move.rotation}")
+        assert reply.ok, reply.private
+        if any(m.text == "Your new tile." for m in reply.private):
+            told_after.append(game.tiles_left(mover) - 1)
+    assert told_after and min(told_after) > 2  # never once the seat is down to its last two

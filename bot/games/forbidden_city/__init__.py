@@ -16,6 +16,7 @@ from engine.forbidden_city import DISCARD, Game, Move, Place
 from engine.forbidden_city.players import choose_greedy
 from engine.forbidden_city.record import GameRecord as FcRecord
 from engine.forbidden_city.record import from_record, to_record
+from engine.forbidden_city.game import TILES_LEFT_AT_END
 from engine.forbidden_city.view import SeatView
 
 from ...i18n import N_, tr
@@ -271,8 +272,9 @@ class ForbiddenCity:
         return Message(text, image=image, image_name="your-tile.png")
 
     def after_own(self, at: At, game: Game, seat: str) -> list[Message]:
-        """The tile the mover just drew, for them alone to plan with."""
-        if game.is_over or seat == game.current:
+        """The tile the mover just drew, for them alone to plan with; none after their last
+        placement (the tiles they keep are only revealed at the end)."""
+        if game.is_over or seat == game.current or game.tiles_left(seat) <= TILES_LEFT_AT_END:
             return []
         image = render.hand_png(game.view(seat), at.names, tr=at.words)
         return [Message(tr(at.lang, "Your new tile."), image=image, image_name="your-tile.png")]
