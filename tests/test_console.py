@@ -87,3 +87,22 @@ async def test_names_in_any_script_keep_their_mention(store: Store, tmp_path: Pa
     assert joined[0] == "[#table] @美玲 joins the table (2/4). Zoë starts the game with /fc start."
     begun = " ".join(await console.handle_line("zoë start"))
     assert "@zoë" in begun and "u:zoë" not in begun and "u:" not in begun
+
+
+async def test_a_console_started_again_shows_the_table_and_whose_turn(
+    store: Store, tmp_path: Path
+) -> None:
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
+    first = Console(service, tmp_path)
+    for line in ("ann new", "bob join", "ann start"):
+        await first.handle_line(line)
+    said: list[str] = []
+
+    async def read() -> str:
+        return "quit"
+
+    await run(service, tmp_path, read=read, write=said.append)  # the next `make run`
+    assert any(line.startswith("[#table] The game stands as shown") for line in said)
+    prompts = [line for line in said if line.startswith("[DM ")]
+    assert prompts and any("press fc:sp:table:0:1" in line for line in prompts)

@@ -233,3 +233,39 @@ async def test_a_reminder_sent_just_before_an_outage_is_still_delivered_once(
     await proxy.start()
     clock.now += CLAIM_LEASE + 1  # the reminder's work was stored: it does not come again
     assert await service.fire_due() == []
+
+
+async def test_a_move_whose_reply_was_lost_for_good_is_told_once_the_store_is_back(
+    service: GameService, store: Store, proxy: CuttingProxy, clock: Clock
+) -> None:
+    table = await seated(service, ["ann", "bob"])
+    mover = current_user(table)
+    other = "bob" if mover == "ann" else "ann"
+    proxy.cut_after(b"EVALSHA", down=True)  # the move reaches Redis, no reply ever comes back
+    reply = await play_first_spot(service, mover)
+    assert not reply.ok  # the player is told to try again: the bot cannot know it was saved
+    await proxy.start()
+    after = await table_of(store)
+    assert after is not None and len(load_game(after).moves) == 1  # it was saved
+    assert await service.fire_due() == []  # its news are owed a little longer
+    clock.now += 31
+    fired = await service.fire_due()
+    [(_, _, news)] = fired
+    [public] = news.public
+    assert is_png(public.image) and mention(other) in public.text and "saved" in public.text
+    [notice] = news.direct
+    assert notice.user_id == other and notice.turn_notice and notice.message.choices
+    clock.now += 3600
+    assert await service.fire_due() == []  # told once
+
+
+async def test_news_told_while_redis_went_away_are_not_told_again(
+    service: GameService, proxy: CuttingProxy, clock: Clock
+) -> None:
+    table = await seated(service, ["ann", "bob"])
+    proxy.cut_after(b"EVALSHA", deliver=True, down=True)  # saved and told, then Redis goes
+    reply = await play_first_spot(service, current_user(table))
+    assert reply.ok and reply.public
+    await proxy.start()
+    clock.now += 31
+    assert await service.fire_due() == []

@@ -115,6 +115,11 @@ class Console:
             lines.append(f"[to {user}] {CONSOLE_HELP}")
         return lines
 
+    async def resume(self) -> list[str]:
+        """A console started again keeps no private messages: the table as it stands, and the
+        prompts of those it waits for, again."""
+        return self.show(await self.service.resume("console", self.channel))
+
     async def tick(self) -> list[str]:
         lines: list[str] = []
         for platform, _channel, reply in await self.service.fire_due():
@@ -133,6 +138,8 @@ async def run(
     read = read or StdinLines(PROMPT)
     console = Console(service, images)
     write(INTRO.format(images=images))
+    for line in await console.resume():
+        write(line)
 
     async def deadlines() -> None:
         while True:

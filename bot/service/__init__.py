@@ -27,7 +27,7 @@ from ..actor import Actor
 from ..computer import Computer
 from ..config import Settings
 from ..replies import Reply
-from ..store import Store
+from ..store import Channel, Store
 from . import chat, deadlines, router
 from .context import Context
 
@@ -117,6 +117,10 @@ class GameService:
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         """Reminders, time limits and computer players' turns that are due, each once."""
         return await deadlines.fire_due(self.ctx, platform)
+
+    async def resume(self, platform: str, channel_id: str) -> Reply:
+        """The table of a channel as it stands, and the prompts of those it waits for."""
+        return await deadlines.resume(self.ctx, Channel.of(platform, channel_id))
 
     async def restore_deadlines(self) -> int:
         """At start-up, every turn under way gets its deadlines again (see `deadlines`)."""

@@ -19,7 +19,7 @@ from ..table import load_game
 from .computers import BOT_LEASE_MARGIN, computer_turn
 from .context import Context, Loaded, user_names, waiting_seats
 from .schedule import turn_deadlines
-from .turns import after_action, stand_in
+from .turns import after_action, prompts, stand_in
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -33,6 +33,10 @@ async def fire_due(ctx: Context, platform: str | None = None) -> list[tuple[str,
     halfway comes due again. Never raises for an outage, so polling loops keep going."""
     out: list[tuple[str, str, Reply]] = []
     try:
+        while ctx.untold:
+            channel = next(iter(ctx.untold))
+            await ctx.store.cancel(channel, "news")
+            ctx.untold.discard(channel)
         for deadline in await ctx.store.due(ctx.clock()):
             if platform is not None and deadline.channel.platform != platform:
                 continue
@@ -84,7 +88,35 @@ async def _fire(ctx: Context, channel: Channel, kind: str) -> Reply:
     if loaded is None or loaded.table.game is None:
         return Reply()
     lang = await ctx.channel_language(channel)
+    if kind == "news":
+        return await loaded.table.module.visit(_news, ctx, channel, loaded, lang)
     return await loaded.table.module.visit(_fire_turn, ctx, channel, loaded, kind, lang)
+
+
+async def resume(ctx: Context, channel: Channel) -> Reply:
+    """The table as it stands and the waited-for seats' prompts: the news of a move whose
+    reply was lost, or a console started again (it keeps no private messages)."""
+    loaded = await ctx.load(channel)
+    if loaded is None or loaded.table.game is None:
+        return Reply()
+    lang = await ctx.channel_language(channel)
+    return await loaded.table.module.visit(_news, ctx, channel, loaded, lang)
+
+
+async def _news(
+    game_module: GameModule[G, V, A], ctx: Context, channel: Channel, loaded: Loaded, lang: str
+) -> Reply:
+    table = loaded.table
+    game = load_game(game_module, table)
+    if game.is_over:
+        return Reply()
+    at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
+    text = tr(lang, "The game stands as shown: every move so far is saved.")
+    text += " " + game_module.next_text(at, game)
+    image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
+    chat = await ctx.store.chat_settings(channel)
+    notices = await prompts(game_module, ctx, at, table, game, chat, waiting_seats(game))
+    return Reply(public=[Message(text, image=image, names=user_names(table))], direct=notices)
 
 
 async def _fire_turn(

@@ -30,7 +30,7 @@ from .context import (
     waiting_seats,
 )
 from .schedule import DEADLINE_KINDS, turn_deadlines
-from .turns import prompts
+from .turns import news_owed, news_told, prompts
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -346,12 +346,13 @@ async def _deal(
     table.turn_started = ctx.clock()
     channel = Channel.of(actor.platform, actor.channel_id)
     chat = await ctx.store.chat_settings(channel)
-    await ctx.save(channel, loaded, turn_deadlines(ctx, table))
+    await ctx.save(channel, loaded, turn_deadlines(ctx, table) | news_owed(ctx))
     at = ctx.at(table, actor.channel_id, lang, game_module.count(game))
     text = game_module.begin_text(at, game)
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
     reply = Reply(public=[Message(text, image=image, names=user_names(table))])
     reply.direct.extend(await prompts(game_module, ctx, at, table, game, chat, waiting_seats(game)))
+    await news_told(ctx, channel)
     return reply
 
 

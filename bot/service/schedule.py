@@ -3,6 +3,7 @@
 A person who must act is reminded after `REMINDER_AFTER` and timed out after `TURN_LIMIT`; a
 computer player acts after `BOT_PAUSE` and is neither reminded nor timed. Deadlines are written
 with every move, so they always match the stored turn, and derived again at start-up if lost.
+A move also owes its news (`NEWS_AFTER`), until the reply that tells them is ready.
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from __future__ import annotations
 from ..table import Table
 from .context import Context
 
-DEADLINE_KINDS = ("remind", "limit", "bot")
+DEADLINE_KINDS = ("remind", "limit", "bot", "news")
+# A move's news (the channel's words, the next player's prompt) are owed until its reply is
+# ready: a save whose reply was lost, or whose process died first, is told this long after it.
+NEWS_AFTER = 30.0
 
 
 def turn_deadlines(ctx: Context, table: Table) -> dict[str, float | None]:

@@ -21,10 +21,10 @@ from ..games import At, GameModule, Playing
 from ..i18n import tr
 from ..refused import Refused
 from ..replies import Direct, Message, Reply
-from ..store import Channel, ChatSettings
+from ..store import Channel, ChatSettings, StoreUnavailable
 from ..table import Table, keep
 from .context import Context, Loaded, game_of, user_names, waiting, waiting_seats
-from .schedule import DEADLINE_KINDS, turn_deadlines
+from .schedule import DEADLINE_KINDS, NEWS_AFTER, turn_deadlines
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -168,7 +168,7 @@ async def after_action(
     # Everything the reply needs from Redis is read before the save, and the next turn's
     # deadlines go in the save itself: once the move is stored, nothing else can fail.
     chat = await ctx.store.chat_settings(channel)
-    await ctx.save(channel, loaded, turn_deadlines(ctx, table))
+    await ctx.save(channel, loaded, turn_deadlines(ctx, table) | news_owed(ctx))
     lines.append(game_module.next_text(at, game))
     told = {w.split(" ", 1)[0] for w in newly}
     if not forced:
@@ -182,7 +182,23 @@ async def after_action(
     message = Message(" ".join(lines), image=image, names=user_names(table))
     reply = Reply(public=[message], direct=notices)
     reply.private.extend(own)
+    await news_told(ctx, channel)
     return reply
+
+
+def news_owed(ctx: Context) -> dict[str, float | None]:
+    """The deadline of a move's news: due unless `news_told` cancels it (the reply is ready)."""
+    return {"news": ctx.clock() + NEWS_AFTER}
+
+
+async def news_told(ctx: Context, channel: Channel) -> None:
+    """The reply is ready: its news are no longer owed. If Redis is away now, the process
+    cancels them as soon as it is back, before any deadline fires (`Context.untold`); only a
+    process that dies meanwhile tells them twice."""
+    try:
+        await ctx.store.cancel(channel, "news")
+    except StoreUnavailable:
+        ctx.untold.add(channel)
 
 
 async def _ended(
