@@ -14,6 +14,7 @@ for the tasks discord.py starts for them.
 from __future__ import annotations
 
 import asyncio
+import time
 import io
 import itertools
 import json
@@ -112,6 +113,8 @@ class Interaction:
     original_deleted: bool = False
     followups: list[Sent] = field(default_factory=list)
     choices: list[Json] | None = None
+    created: float = field(default_factory=time.monotonic)  # when it was sent to the bot
+    answered: float | None = None  # when its first callback came back
 
     @property
     def thinking_forever(self) -> bool:
@@ -234,6 +237,7 @@ class FakeDiscord:
         if interaction.callbacks:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         interaction.callbacks.append(body)
+        interaction.answered = time.monotonic()
         kind = body["type"]
         data = body.get("data") or {}
         ephemeral = bool(data.get("flags", 0) & EPHEMERAL)

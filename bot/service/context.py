@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -60,6 +61,11 @@ class Context:
     # Channels whose news were told while Redis was away: their news deadline is cancelled
     # when it is back (a repeat, not a loss, if this process dies first).
     untold: set[Channel] = field(default_factory=set)
+    # Autocomplete answers by (channel, table version, user, text typed): a new version makes
+    # them unused, so they are always what Redis holds.
+    completions: OrderedDict[tuple[str, int, str, str], list[tuple[str, str]]] = field(
+        default_factory=OrderedDict
+    )
 
     @staticmethod
     def playable(game_key: str) -> bool:

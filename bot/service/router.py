@@ -7,6 +7,7 @@ commands about a table act on the user's game when they have only one.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -79,6 +80,7 @@ LOBBY_BUTTONS: dict[str, ButtonHandler] = {
     "ab": lambda ctx, actor, pressed, lang: lobby.addbot(ctx, actor, [], lang),
     "gm": lambda ctx, actor, pressed, lang: lobby.switch(ctx, actor, pressed.payload or "", lang),
 }
+COMPLETIONS_KEPT = 512  # autocomplete answers kept per process (each for one table version)
 _DATA = re.compile(
     r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9A-Za-z,@.]{1,24}))?$"
 )
@@ -128,16 +130,35 @@ async def press(ctx: Context, actor: Actor, data: str) -> Reply:
 
 
 async def complete(ctx: Context, actor: Actor, text: str) -> list[tuple[str, str]]:
-    """Choices for the argument of `play`, for platforms with autocomplete."""
-    try:
-        if actor.private:  # the same game `play` would be about there
-            actor = await home(ctx, actor, ctx.default_language)
-        loaded = await ctx.load(Channel.of(actor.platform, actor.channel_id))
-        if loaded is None or loaded.table.game is None:
+    """Choices for the argument of `play`, for platforms with autocomplete. Hundreds may come
+    at once (a player typing, a busy server): choices are kept per table version, so each asks
+    Redis once and works out nothing twice, and a brief outage is waited out, not answered
+    with nothing."""
+    for attempt in range(3):
+        try:
+            return await _choices(ctx, actor, text)
+        except StoreUnavailable:
+            await asyncio.sleep(0.2 * (attempt + 1))
+        except (Refused, CorruptRecord):
             return []
-        return loaded.table.module.visit(_complete, ctx, loaded, actor, text)
-    except (StoreUnavailable, Refused, CorruptRecord):
+    return []
+
+
+async def _choices(ctx: Context, actor: Actor, text: str) -> list[tuple[str, str]]:
+    if actor.private:  # the same game `play` would be about there
+        actor = await home(ctx, actor, ctx.default_language)
+    channel = Channel.of(actor.platform, actor.channel_id)
+    loaded = await ctx.load(channel)
+    if loaded is None or loaded.table.game is None:
         return []
+    key = (str(channel), loaded.record.version, actor.user_id, text)
+    found = ctx.completions.get(key)
+    if found is None:
+        found = loaded.table.module.visit(_complete, ctx, loaded, actor, text)
+        ctx.completions[key] = found
+        while len(ctx.completions) > COMPLETIONS_KEPT:
+            ctx.completions.popitem(last=False)
+    return found
 
 
 def _complete(
