@@ -14,10 +14,10 @@ for the tasks discord.py starts for them.
 from __future__ import annotations
 
 import asyncio
-import time
 import io
 import itertools
 import json
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
