@@ -64,13 +64,23 @@ async def serve_until_stopped(settings: Settings) -> None:
         log.info("stopped")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot")
-    sub = parser.add_subparsers(dest="command")
+def parser() -> argparse.ArgumentParser:
+    """The command line, every option with its help text."""
+    made = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the bot: every platform whose token is set, the console if none.",
+    )
+    sub = made.add_subparsers(dest="command")
     bench = sub.add_parser("bench", help="service speed with real Redis and rendering")
-    bench.add_argument("--games", type=int, default=200)
-    bench.add_argument("--moves", type=int, default=300, help="timed single plays")
-    args = parser.parse_args(argv)
+    bench.add_argument(
+        "--games", type=int, default=200, help="tile-game tables at once (default 200)"
+    )
+    bench.add_argument("--moves", type=int, default=300, help="timed single plays (default 300)")
+    return made
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     if args.command == "bench":
         from .bench import run as run_bench
 

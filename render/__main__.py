@@ -121,16 +121,21 @@ def gallery(directory: Path) -> list[Path]:
     return paths
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m render")
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """The command line, every option with its help text."""
+    made = argparse.ArgumentParser(prog="python -m render", description="The bot's images.")
+    sub = made.add_subparsers(dest="command", required=True)
     b = sub.add_parser(
         "bench", help="time a late-game table, private view and Verbotene Stadt table (JSON line)"
     )
-    b.add_argument("--runs", type=int, default=40)
+    b.add_argument("--runs", type=int, default=40, help="images drawn per figure (default 40)")
     g = sub.add_parser("gallery", help="write sample images to DIR")
-    g.add_argument("directory", type=Path)
-    args = parser.parse_args(argv)
+    g.add_argument("directory", type=Path, help="the folder to write the PNG files to")
+    return made
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     if args.command == "bench":
         print(json.dumps(bench(args.runs)))
     else:
