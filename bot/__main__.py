@@ -14,6 +14,8 @@ from collections.abc import Coroutine
 from typing import Any
 
 from .config import Settings
+from .ops import Health
+from .ops import serve as serve_ops
 from .redis_server import RedisServerError, redis_url_for
 from .service import GameService
 from .store import Store
@@ -26,6 +28,10 @@ async def serve(settings: Settings) -> None:
     with redis_url_for(url, settings.data_dir) as redis_url:
         store = Store.from_url(redis_url, archive_ttl=settings.archive_ttl)
         service = GameService(store, settings)
+        health = Health(store)
+        stop_ops = None
+        if settings.ops_port is not None:
+            stop_ops = await serve_ops(health, settings.ops_host, settings.ops_port)
         restored = await service.restore_deadlines()
         if restored:
             log.info("restored %d deadline(s)", restored)
@@ -47,6 +53,8 @@ async def serve(settings: Settings) -> None:
 
                 await run_console(service, settings.data_dir / "images")
         finally:
+            if stop_ops is not None:
+                await stop_ops()
             service.computer.close()
             await store.close()
 

@@ -82,6 +82,8 @@ class Settings(BaseSettings):
     bot_workers: int = Field(default=1, ge=1, le=2)  # processes searching computer moves
     bot_iterations: int | None = Field(default=None, ge=1)  # a cap on every level (tests)
     log_level: LogLevel = "INFO"
+    ops_port: int | None = Field(default=None, ge=1, le=65535)  # GET /healthz and /metrics
+    ops_host: str = "127.0.0.1"
 
     @field_validator(
         "discord_token",
@@ -89,6 +91,7 @@ class Settings(BaseSettings):
         "redis_url",
         "discord_guild_id",
         "bot_iterations",
+        "ops_port",
         mode="before",
     )
     @classmethod

@@ -26,6 +26,8 @@ VARIABLES = [
     "BOT_THINK_LIMIT",
     "BOT_WORKERS",
     "BOT_ITERATIONS",
+    "OPS_PORT",
+    "OPS_HOST",
 ]
 
 
@@ -96,6 +98,7 @@ def test_durations(monkeypatch: pytest.MonkeyPatch, text: str, expected: timedel
         ("LOG_LEVEL", "LOUD"),
         ("TELEGRAM_BASE_URL", "api.telegram.org"),
         ("REDIS_URL", "localhost:6379"),
+        ("OPS_PORT", "70000"),
     ],
 )
 def test_invalid_values_are_rejected(

@@ -26,6 +26,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from ..actor import Actor
 from ..computer import Computer
 from ..config import Settings
+from ..metrics import COMMANDS
 from ..replies import Reply
 from ..store import Channel, Store
 from . import chat, deadlines, router
@@ -86,19 +87,22 @@ class GameService:
 
     async def command(self, actor: Actor, text: str) -> Reply:
         """Run `/fc <text>` typed by `actor`."""
-        async with self.ctx.gate:
-            await chat.dms_open(self.ctx, actor)
-            return await router.command(self.ctx, actor, text)
+        with COMMANDS.labels("command").time():
+            async with self.ctx.gate:
+                await chat.dms_open(self.ctx, actor)
+                return await router.command(self.ctx, actor, text)
 
     async def press(self, actor: Actor, data: str) -> Reply:
         """A button or menu choice; `data` names the game's channel, so DMs work too."""
-        async with self.ctx.gate:
-            await chat.dms_open(self.ctx, actor)
-            return await router.press(self.ctx, actor, data)
+        with COMMANDS.labels("press").time():
+            async with self.ctx.gate:
+                await chat.dms_open(self.ctx, actor)
+                return await router.press(self.ctx, actor, data)
 
     async def complete(self, actor: Actor, text: str) -> list[tuple[str, str]]:
         """Choices for the argument of `play`, for platforms with autocomplete."""
-        return await router.complete(self.ctx, actor, text)
+        with COMMANDS.labels("complete").time():
+            return await router.complete(self.ctx, actor, text)
 
     async def dm_failed(
         self, platform: str, channel_id: str, user_id: str, link: str | None = None

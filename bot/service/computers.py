@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from ..computer import DEFAULT_LEVEL
 from ..games import GameModule, Playing
+from ..metrics import ACTIONS, SEARCH
 from ..replies import Reply
 from ..store import Channel, Conflict
 from ..table import load_game
@@ -52,7 +53,8 @@ async def _turn(game_module: GameModule[G, V, A], ctx: Context, channel: Channel
         seed = game.seed + count  # the same decision if made again
         view = game_module.observe(game, seat)
         try:
-            decided = await ctx.computer.decide(table.kind, level, view, seat, seed)
+            with SEARCH.labels(game_module.key, level).time():
+                decided = await ctx.computer.decide(table.kind, level, view, seat, seed)
             action = game_module.parse_action(str(decided))
         except Exception:  # not even the greedy move: the table's own stand-in then
             log.exception("no computer decision in %s", channel)
@@ -84,6 +86,7 @@ async def _plays(
         log.exception("a computer player's action was refused in %s", channel)
         rng = random.Random(game.seed + at.count)
         acted = game_module.act(at, game, seat, game_module.stand_in(game, seat, rng))
+    ACTIONS.labels(game_module.key, "computer").inc()
     lines = acted.lines + game_module.after_play(at, game)
     forced = game_module.count(game) > at.count + 1
     return await after_action(

@@ -13,6 +13,7 @@ from typing import TypeVar
 from ..durations import duration_text
 from ..games import GameModule, Playing
 from ..i18n import tr
+from ..metrics import DEADLINES, LATE
 from ..replies import Direct, Message, Reply
 from ..store import CLAIM_LEASE, Channel, Conflict, StoreUnavailable
 from ..table import load_game
@@ -46,6 +47,8 @@ async def fire_due(ctx: Context, platform: str | None = None) -> list[tuple[str,
             claimed = await ctx.store.lease(deadline, ctx.clock() + lease)
             if claimed is None:
                 continue
+            DEADLINES.labels(deadline.kind).inc()
+            LATE.labels(deadline.kind).observe(max(0.0, ctx.clock() - deadline.due))
             async with ctx.gate:
                 reply = await _fire(ctx, deadline.channel, deadline.kind)
             if reply.public or reply.direct:

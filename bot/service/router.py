@@ -18,6 +18,7 @@ from engine.core.errors import CorruptRecord, IllegalMove
 from ..actor import Actor
 from ..games import GameModule, Playing
 from ..i18n import tr
+from ..metrics import ERRORS
 from ..names import without_controls
 from ..refused import Refused
 from ..replies import Reply
@@ -193,16 +194,21 @@ async def guard(lang: str, work: Awaitable[Reply]) -> Reply:
     try:
         return await work
     except Refused as refused:
+        ERRORS.labels("refused").inc()
         return Reply.error(str(refused))
     except IllegalMove as illegal:  # a module explains its own; this is the last resort
+        ERRORS.labels("illegal").inc()
         return Reply.error(tr(lang, "That move is not allowed: {reason}.", reason=illegal.reason))
     except Conflict:
+        ERRORS.labels("conflict").inc()
         return Reply.error(
             tr(lang, "Someone was quicker: that was already played. Nothing was changed.")
         )
     except NotFound:
+        ERRORS.labels("closed").inc()
         return Reply.error(tr(lang, "This table is closed."))
     except StoreUnavailable:
+        ERRORS.labels("store_unavailable").inc()
         return Reply.error(
             tr(
                 lang,

@@ -19,6 +19,7 @@ from engine.core.errors import IllegalMove
 from ..actor import Actor
 from ..games import At, GameModule, Playing
 from ..i18n import tr
+from ..metrics import ACTIONS
 from ..refused import Refused
 from ..replies import Direct, Message, Reply
 from ..store import Channel, ChatSettings, StoreUnavailable
@@ -123,6 +124,7 @@ async def apply(
         acted = game_module.act(at, game, seat, action)
     except IllegalMove as err:
         raise Refused(game_module.explain(err, lang)) from None
+    ACTIONS.labels(game_module.key, "person").inc()
     lines = acted.lines + game_module.after_play(at, game)
     forced = game_module.count(game) > at.count + 1
     channel = Channel.of(actor.platform, actor.channel_id)
@@ -288,6 +290,7 @@ def stand_in(game_module: GameModule[G, V, A], at: At, game: G, *, told: bool) -
     for turn in turns:
         rng = random.Random(game.seed + game_module.count(game))
         acted = game_module.act(at, game, turn.seat, game_module.stand_in(game, turn.seat, rng))
+        ACTIONS.labels(game_module.key, "stand-in").inc()
         draws = draws or acted.draws
         if told:
             lines.append(game_module.default_text(at, game, turn.seat, turn.kind))

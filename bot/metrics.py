@@ -1,0 +1,56 @@
+"""What the bot counts and times, for `GET /metrics` (Prometheus text format).
+
+One registry for the process. The service counts actions and errors and times commands and
+computer players' searches; the deadline poller counts what fell due and how late; adapters
+report how many messages wait to go out. Every process of a deployment is scraped on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+
+ACTIONS = Counter(
+    "fc_actions", "Actions played, by game and by whom", ["game", "by"], registry=REGISTRY
+)
+COMMANDS = Histogram(
+    "fc_command_seconds",
+    "Time to answer a command, a button press or an autocomplete",
+    ["kind"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+    registry=REGISTRY,
+)
+ERRORS = Counter(
+    "fc_errors", "Commands refused or failed, by kind of reason", ["kind"], registry=REGISTRY
+)
+DEADLINES = Counter(
+    "fc_deadlines_fired", "Deadlines that fell due and were fired here", ["kind"], registry=REGISTRY
+)
+LATE = Histogram(
+    "fc_deadline_late_seconds",
+    "How long after its time a deadline was fired",
+    ["kind"],
+    buckets=(0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0),
+    registry=REGISTRY,
+)
+SEARCH = Histogram(
+    "fc_computer_search_seconds",
+    "Time a computer player took to decide",
+    ["game", "level"],
+    buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0),
+    registry=REGISTRY,
+)
+QUEUED = Gauge(
+    "fc_outgoing_queued",
+    "Messages waiting to be sent, per platform",
+    ["platform"],
+    registry=REGISTRY,
+)
+
+
+def watch_queue(platform: str, depth: Callable[[], float]) -> None:
+    """Report `depth()` as the platform's outgoing queue whenever the metrics are read."""
+    QUEUED.labels(platform).set_function(depth)
