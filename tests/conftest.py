@@ -74,8 +74,9 @@ def redis_server_factory() -> Iterator[RedisServerFactory]:
 
 @pytest.fixture
 async def store(redis_url: str) -> AsyncIterator[Store]:
-    """A store on the (emptied) session server."""
+    """A store on the (emptied) session server, connected."""
     instance = Store.from_url(redis_url)
+    await instance.ping()
     yield instance
     await instance.close()
 

@@ -8,9 +8,8 @@ import json
 
 import pytest
 
-from bot import store as store_module
 from bot.redis_server import RedisServer
-from bot.store import CLAIM_LEASE, Channel, Conflict, Deadline, Store
+from bot.store import CLAIM_LEASE, Channel, Conflict, Deadline, Store, scripts
 from tests.redis_proxy import CuttingProxy
 
 CHAN = Channel.of("discord", 42)
@@ -69,12 +68,12 @@ async def test_lost_replies_to_a_claim_and_to_the_end_of_a_game_are_not_lost(
     store = Store.from_url(proxy.url, timeout=1.0, retries=2)
     try:
         await store.schedule(CHAN, "remind", 100.0)
-        proxy.cut_after(sent(store_module._CLAIM))
+        proxy.cut_after(sent(scripts.CLAIM))
         claimed = await store.lease(Deadline(CHAN, "remind", 100.0), 400.0)
         assert proxy.cuts == 1 and claimed is not None  # redis-py resent it: still ours
 
         game = await store.create(CHAN, record(0), creator=1, players=[1, 2], language="en")
-        proxy.cut_after(sent(store_module._ARCHIVE))
+        proxy.cut_after(sent(scripts.ARCHIVE))
         key = await store.archive(CHAN, 1, data=record(7), cancel_deadlines=["remind"])
         assert proxy.cuts == 2
         assert key == CHAN.archive_key(game.game_id)
