@@ -1,4 +1,4 @@
-"""The Redis store against a real redis-server (see conftest.py)."""
+"""The Redis store against a real redis-server and a real Redis Cluster (see conftest.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from bot.store import (
 )
 from tests.conftest import RedisServerFactory
 
+BACKENDS = ("single", "cluster")
 CHAN = Channel.of("discord", 1234567890)
 OTHER = Channel.of("telegram", -1001234)
 

@@ -12,6 +12,7 @@ from bot.redis_server import RedisServer
 from bot.store import CLAIM_LEASE, Channel, Conflict, Deadline, Store, scripts
 from tests.redis_proxy import CuttingProxy
 
+BACKENDS = ("single", "cluster")
 CHAN = Channel.of("discord", 42)
 
 
