@@ -63,6 +63,13 @@ def redis_cluster() -> Iterator[LocalCluster]:
 
 
 @pytest.fixture
+def cluster(redis_cluster: LocalCluster) -> LocalCluster:
+    """The session cluster, emptied, for tests that only make sense on a cluster."""
+    redis_cluster.flush()
+    return redis_cluster
+
+
+@pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
     """Which Redis the test's store talks to: "single" unless the module asks for more."""
     return str(getattr(request, "param", "single"))
