@@ -99,7 +99,11 @@ def redis_server_factory() -> Iterator[RedisServerFactory]:
     made: list[tuple[RedisServer, Path]] = []
 
     def make(
-        *, persistent: bool = False, tcp: bool = False, binary: Path | None = None
+        *,
+        persistent: bool = False,
+        tcp: bool = False,
+        binary: Path | None = None,
+        extra_args: tuple[str, ...] = (),
     ) -> RedisServer:
         directory = _short_tempdir()
         server = RedisServer(
@@ -108,6 +112,7 @@ def redis_server_factory() -> Iterator[RedisServerFactory]:
             unix_socket=None if tcp else directory / "redis.sock",
             persistent=persistent,
             binary=binary or find_redis_server(),
+            extra_args=extra_args,
         )
         made.append((server, directory))
         return server
