@@ -3,6 +3,7 @@ and the guard that turns redis-py's errors into the store's."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
@@ -20,7 +21,8 @@ __all__ = ["StoreBase", "guarded"]
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
 _S = TypeVar("_S", bound="StoreBase")
-# Set while a store call runs, so the calls it makes itself take no second connection turn.
+# Set while a store call holds a turn of a cluster's connections, so the calls it makes itself
+# take no second turn (which could wait forever for turns their callers hold).
 _INSIDE: ContextVar[bool] = ContextVar("fc_store_inside", default=False)
 
 
@@ -28,22 +30,27 @@ def guarded(
     method: Callable[Concatenate[_S, _P], Awaitable[_T]],
 ) -> Callable[Concatenate[_S, _P], Awaitable[_T]]:
     """Turn redis-py's errors into `StoreUnavailable` (try again later) or `StoreError`, so
-    callers need not know redis-py; on a cluster, wait for a free connection first."""
+    callers need not know redis-py. On a cluster, wait for a free connection first, up to
+    the timeout: redis-py's cluster client fails at once when a node has none free."""
 
     @wraps(method)
     async def wrapper(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
-        if _INSIDE.get():
-            return await method(self, *args, **kwargs)
-        token = _INSIDE.set(True)
         try:
-            async with self._connector.turn():
+            gate = self._connector.gate
+            if gate is None or _INSIDE.get():
                 return await method(self, *args, **kwargs)
+            async with asyncio.timeout(self._connector.policy.timeout):
+                await gate.acquire()
+            token = _INSIDE.set(True)
+            try:
+                return await method(self, *args, **kwargs)
+            finally:
+                _INSIDE.reset(token)
+                gate.release()
         except UNAVAILABLE as exc:
             raise StoreUnavailable(f"Redis is unavailable: {exc}") from exc
         except RedisError as exc:
             raise StoreError(f"Redis error: {exc}") from exc
-        finally:
-            _INSIDE.reset(token)
 
     return wrapper
 

@@ -9,11 +9,10 @@ comes up, says the storage is unavailable, and works once Redis is back.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -132,8 +131,8 @@ class Connector:
         self.policy = policy
         self._client: Client | None = None
         self._lock = asyncio.Lock()
-        # A cluster client fails at once when a node has no free connection: calls wait here.
-        self._gate: asyncio.Semaphore | None = None
+        # Calls at once on a cluster (see `base.guarded`); None on one Redis, whose pool waits.
+        self.gate: asyncio.Semaphore | None = None
 
     @classmethod
     def of(cls, client: Client) -> Connector:
@@ -145,7 +144,7 @@ class Connector:
     def _set(self, client: Client) -> None:
         self._client = client
         if isinstance(client, RedisCluster):
-            self._gate = asyncio.Semaphore(MAX_CONNECTIONS)
+            self.gate = asyncio.Semaphore(MAX_CONNECTIONS)
 
     @property
     def client(self) -> Client | None:
@@ -178,20 +177,6 @@ class Connector:
             await cluster.aclose()
             raise
         return cluster
-
-    @contextlib.asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
-        """Waits for a free connection (on a cluster), up to the timeout."""
-        gate = self._gate
-        if gate is None:
-            yield
-            return
-        async with asyncio.timeout(self.policy.timeout):
-            await gate.acquire()
-        try:
-            yield
-        finally:
-            gate.release()
 
     async def close(self) -> None:
         client, self._client = self._client, None
