@@ -23,6 +23,17 @@ from .store import Store
 log = logging.getLogger("fc-bot")
 
 
+async def prepare(service: GameService) -> None:
+    """Bring the stored data up to date before serving: the key layout (once), the players'
+    index of games (any entry a dead process left out), the deadlines of turns under way."""
+    await service.store.migrate()  # logs what it moved
+    games = await service.store.repair_user_index()
+    log.info("%d game(s) under way", games)
+    restored = await service.restore_deadlines()
+    if restored:
+        log.info("restored %d deadline(s)", restored)
+
+
 async def serve(settings: Settings) -> None:
     url = settings.redis_url.get_secret_value() if settings.redis_url else None
     with redis_url_for(url, settings.data_dir) as redis_url:
@@ -32,9 +43,7 @@ async def serve(settings: Settings) -> None:
         stop_ops = None
         if settings.ops_port is not None:
             stop_ops = await serve_ops(health, settings.ops_host, settings.ops_port)
-        restored = await service.restore_deadlines()
-        if restored:
-            log.info("restored %d deadline(s)", restored)
+        await prepare(service)
         jobs: list[Coroutine[Any, Any, None]] = []
         if settings.discord_token is not None:
             from .discord import run as run_discord

@@ -33,6 +33,7 @@ __all__ = [
     "RedisServer",
     "RedisServerError",
     "bundled_redis_server",
+    "find_redis_cli",
     "find_redis_server",
     "free_port",
     "redis_url_for",
@@ -84,6 +85,18 @@ def find_redis_server(search_path: str | None = None) -> Path:
     )
 
 
+def find_redis_cli(server: Path | None = None) -> Path:
+    """The `redis-cli` beside `server` (default: `find_redis_server()`), so both come from
+    the same Redis release, else the one on PATH."""
+    beside = (server or find_redis_server()).with_name("redis-cli")
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return beside
+    on_path = shutil.which("redis-cli")
+    if on_path:
+        return Path(on_path)
+    raise RedisServerError(f"no redis-cli beside {beside.parent} nor on PATH")
+
+
 def free_port() -> int:
     """An unused TCP port on 127.0.0.1 (racy by nature, fine for a local child server)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -120,6 +133,7 @@ class RedisServer:
     persistent: bool = False
     binary: Path = field(default_factory=find_redis_server)
     startup_timeout: float = 15.0
+    extra_args: tuple[str, ...] = ()  # e.g. a cluster node's options
     _process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
     _lock: FolderLock = field(init=False, repr=False)
     _log_start: int = field(default=0, init=False, repr=False)
@@ -187,7 +201,7 @@ class RedisServer:
             ]
         else:
             args += ["--appendonly", "no", "--save", ""]
-        return args
+        return args + list(self.extra_args)
 
     def _log_tail(self, lines: int = 20) -> str:
         """What this start printed and logged, never an earlier run's log."""

@@ -1,5 +1,10 @@
 """Shared fixtures. Redis-backed tests use a real redis-server started here (never a fake),
-so Lua scripts, expiries and reconnects behave as in production."""
+so Lua scripts, expiries and reconnects behave as in production.
+
+A test module that sets `BACKENDS = ("single", "cluster")` runs each of its Redis tests on
+the single server and on a local Redis Cluster (started once, on first use); the others run
+on the single server only, as do tests that ask for `redis_server` itself (its unix socket).
+"""
 
 from __future__ import annotations
 
@@ -14,8 +19,18 @@ import redis
 from bot.redis_server import RedisServer, find_redis_server, free_port
 from bot.store import Store
 from tests.fake_telegram import FakeBotApi
+from tests.redis_cluster import LocalCluster
 
 RedisServerFactory = Callable[..., RedisServer]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    backends = getattr(metafunc.module, "BACKENDS", None)
+    if backends is None or "backend" not in metafunc.fixturenames:
+        return
+    if "redis_server" in metafunc.fixturenames:
+        backends = ("single",)
+    metafunc.parametrize("backend", backends, indirect=True)
 
 
 def _short_tempdir() -> Path:
@@ -36,12 +51,43 @@ def redis_server() -> Iterator[RedisServer]:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[LocalCluster]:
+    """One local cluster (three masters, one replica each) for the session, on loopback."""
+    cluster = LocalCluster()
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
 @pytest.fixture
-def redis_url(redis_server: RedisServer) -> Iterator[str]:
-    """The session server's URL, emptied before each test so tests don't see each other."""
-    with redis.Redis.from_url(redis_server.url) as client:
+def cluster(redis_cluster: LocalCluster) -> LocalCluster:
+    """The session cluster, emptied, for tests that only make sense on a cluster."""
+    redis_cluster.flush()
+    return redis_cluster
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """Which Redis the test's store talks to: "single" unless the module asks for more."""
+    return str(getattr(request, "param", "single"))
+
+
+@pytest.fixture
+def redis_url(request: pytest.FixtureRequest, backend: str) -> Iterator[str]:
+    """The session server's (or cluster's) URL, emptied before each test so tests don't see
+    each other."""
+    if backend == "cluster":
+        cluster: LocalCluster = request.getfixturevalue("redis_cluster")
+        cluster.flush()
+        yield cluster.url
+        return
+    server: RedisServer = request.getfixturevalue("redis_server")
+    with redis.Redis.from_url(server.url) as client:
         client.flushdb()
-    yield redis_server.url
+    yield server.url
 
 
 @pytest.fixture
@@ -53,7 +99,11 @@ def redis_server_factory() -> Iterator[RedisServerFactory]:
     made: list[tuple[RedisServer, Path]] = []
 
     def make(
-        *, persistent: bool = False, tcp: bool = False, binary: Path | None = None
+        *,
+        persistent: bool = False,
+        tcp: bool = False,
+        binary: Path | None = None,
+        extra_args: tuple[str, ...] = (),
     ) -> RedisServer:
         directory = _short_tempdir()
         server = RedisServer(
@@ -62,6 +112,7 @@ def redis_server_factory() -> Iterator[RedisServerFactory]:
             unix_socket=None if tcp else directory / "redis.sock",
             persistent=persistent,
             binary=binary or find_redis_server(),
+            extra_args=extra_args,
         )
         made.append((server, directory))
         return server
@@ -74,8 +125,9 @@ def redis_server_factory() -> Iterator[RedisServerFactory]:
 
 @pytest.fixture
 async def store(redis_url: str) -> AsyncIterator[Store]:
-    """A store on the (emptied) session server."""
+    """A store on the (emptied) session server or cluster, connected."""
     instance = Store.from_url(redis_url)
+    await instance.ping()
     yield instance
     await instance.close()
 

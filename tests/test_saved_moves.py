@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 
 import render.forbidden_city as render
-from bot import store as store_module
 from bot.console.app import Console
 from bot.redis_server import RedisServer
 from bot.replies import Reply, mention
 from bot.service import GameService
-from bot.store import CLAIM_LEASE, Channel, Store
+from bot.store import CLAIM_LEASE, Channel, Store, scripts
 from engine.forbidden_city import Game
 from tests.conftest import fixed_seeds
 from tests.redis_proxy import CuttingProxy
@@ -147,7 +146,7 @@ async def test_a_lost_reply_to_the_last_move_still_ends_the_game_with_its_result
     service: GameService, store: Store, proxy: CuttingProxy
 ) -> None:
     mover = await one_move_from_the_end(service, store)
-    proxy.cut_after(sent(store_module._ARCHIVE))
+    proxy.cut_after(sent(scripts.ARCHIVE))
     reply = await play_first_spot(service, mover)
     assert proxy.cuts == 1
     assert reply.ok, texts(reply)
@@ -179,7 +178,7 @@ async def test_a_lost_reply_to_a_deadline_claim_still_fires_it(
 ) -> None:
     table = await seated(service, ["ann", "bob"])
     clock.now += 12 * HOUR + 1
-    proxy.cut_after(sent(store_module._CLAIM))
+    proxy.cut_after(sent(scripts.CLAIM))
     fired = await service.fire_due()
     assert proxy.cuts == 1
     assert [d.user_id for _, _, r in fired for d in r.direct] == [current_user(table)]
@@ -191,7 +190,7 @@ async def test_a_claimed_deadline_whose_work_failed_comes_due_again(
 ) -> None:
     table = await seated(service, ["ann", "bob"])
     clock.now += 12 * HOUR + 1
-    proxy.cut_after(sent(store_module._CLAIM), deliver=True, down=True)
+    proxy.cut_after(sent(scripts.CLAIM), deliver=True, down=True)
     assert await service.fire_due() == []  # the outage is waited out, not raised
     await proxy.start()
     assert await service.fire_due() == []  # claimed: not due again before its lease ends
@@ -226,7 +225,7 @@ async def test_a_reminder_sent_just_before_an_outage_is_still_delivered_once(
 ) -> None:
     table = await seated(service, ["ann", "bob"])
     clock.now += 12 * HOUR + 1
-    proxy.cut_after(sent(store_module._DONE), down=True)
+    proxy.cut_after(sent(scripts.DONE), down=True)
     fired = await service.fire_due()
     assert proxy.cuts == 1
     assert [d.user_id for _, _, r in fired for d in r.direct] == [current_user(table)]

@@ -1,4 +1,4 @@
-"""The Redis store against a real redis-server (see conftest.py)."""
+"""The Redis store against a real redis-server and a real Redis Cluster (see conftest.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import time
 from datetime import timedelta
 
 import pytest
+from redis.crc import key_slot
 
 from bot import store as store_module
 from bot.store import (
-    DEADLINES_KEY,
     AlreadyExists,
     Channel,
     Conflict,
@@ -22,6 +22,7 @@ from bot.store import (
 )
 from tests.conftest import RedisServerFactory
 
+BACKENDS = ("single", "cluster")
 CHAN = Channel.of("discord", 1234567890)
 OTHER = Channel.of("telegram", -1001234)
 
@@ -151,7 +152,7 @@ async def test_archive_moves_the_game_with_a_ttl_and_frees_the_channel(store: St
     assert await archiving.load(CHAN) is not None
 
     key = await archiving.archive(CHAN, expected_version=2, cancel_deadlines=["reminder", "limit"])
-    assert key == f"fc:archive:discord:1234567890:{game.game_id}"
+    assert key == f"fc:{{26}}:archive:discord:1234567890:{game.game_id}"
     assert await archiving.load(CHAN) is None
     ttl = await store.client.ttl(key)
     assert 30 * 86400 - 60 < ttl <= 30 * 86400
@@ -253,9 +254,16 @@ def test_keys_reject_separators() -> None:
         Channel("", "1")
     with pytest.raises(ValueError):
         CHAN.deadline_member("re:minder")
-    assert CHAN.game_key == "fc:game:discord:1234567890"
-    assert OTHER.game_key == "fc:game:telegram:-1001234"
-    assert DEADLINES_KEY == "fc:deadlines"
+    # Tagged with the channel's deadline bucket (crc32("discord:1234567890") % 256 == 213,
+    # whose tag "26" lies in slots 213 * 64 ... 214 * 64 - 1), never with the channel id.
+    assert CHAN.bucket == 213
+    assert CHAN.game_key == "fc:{26}:game:discord:1234567890"
+    assert CHAN.deadlines_key == "fc:{26}:deadlines"
+    assert CHAN.claims_key == "fc:{26}:claims"
+    assert 213 * 64 <= key_slot(CHAN.game_key.encode()) < 214 * 64
+    assert OTHER.bucket == 63
+    assert OTHER.game_key == "fc:{2d}:game:telegram:-1001234"
+    assert OTHER.archive_key("g1") == "fc:{2d}:archive:telegram:-1001234:g1"
 
 
 async def test_redis_down_then_back(redis_server_factory: RedisServerFactory) -> None:

@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from bot import store as store_module
 from bot.redis_server import RedisServer
-from bot.store import CLAIM_LEASE, Channel, Conflict, Deadline, Store
+from bot.store import CLAIM_LEASE, Channel, Conflict, Deadline, Store, scripts
 from tests.redis_proxy import CuttingProxy
 
+BACKENDS = ("single", "cluster")
 CHAN = Channel.of("discord", 42)
 
 
@@ -69,12 +69,12 @@ async def test_lost_replies_to_a_claim_and_to_the_end_of_a_game_are_not_lost(
     store = Store.from_url(proxy.url, timeout=1.0, retries=2)
     try:
         await store.schedule(CHAN, "remind", 100.0)
-        proxy.cut_after(sent(store_module._CLAIM))
+        proxy.cut_after(sent(scripts.CLAIM))
         claimed = await store.lease(Deadline(CHAN, "remind", 100.0), 400.0)
         assert proxy.cuts == 1 and claimed is not None  # redis-py resent it: still ours
 
         game = await store.create(CHAN, record(0), creator=1, players=[1, 2], language="en")
-        proxy.cut_after(sent(store_module._ARCHIVE))
+        proxy.cut_after(sent(scripts.ARCHIVE))
         key = await store.archive(CHAN, 1, data=record(7), cancel_deadlines=["remind"])
         assert proxy.cuts == 2
         assert key == CHAN.archive_key(game.game_id)
@@ -96,3 +96,23 @@ async def test_the_end_of_a_game_with_a_stale_version_changes_nothing(store: Sto
     live = await store.load(CHAN)
     assert live is not None and (live.version, live.data) == (2, record(1))
     assert await store.last_archived(CHAN) is None
+
+
+async def test_a_lease_is_renewed_while_held_and_never_once_lost(store: Store) -> None:
+    await store.schedule(CHAN, "remind", 100.0)
+    claimed = await store.lease(Deadline(CHAN, "remind", 100.0), 130.0)
+    assert claimed is not None
+    renewed = await store.renew(claimed, 160.0)
+    assert renewed == Deadline(CHAN, "remind", 160.0, claimed.token)
+    assert await store.renew(claimed, 160.0) == renewed  # a resend after a lost reply
+    assert await store.due(now=159.0) == []  # the work goes on: not due at the first end
+    assert await store.renew(claimed, 190.0) is None  # that lease's end is gone
+
+    [again] = await store.due(now=160.0)  # the holder stopped renewing
+    taken = await store.lease(again, 200.0)
+    assert taken is not None
+    assert await store.renew(renewed, 250.0) is None  # another process holds it now
+    assert await store.deadline(CHAN, "remind") == Deadline(CHAN, "remind", 200.0)
+    await store.schedule(CHAN, "remind", 5000.0)  # the next turn's deadline
+    assert await store.renew(taken, 300.0) is None
+    assert await store.deadline(CHAN, "remind") == Deadline(CHAN, "remind", 5000.0)

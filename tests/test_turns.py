@@ -78,7 +78,7 @@ def clock() -> Clock:
 @pytest.fixture
 async def paired(redis_url: str) -> AsyncIterator[list[Paired]]:
     stores = [Paired.from_url(redis_url), Paired.from_url(redis_url)]
-    yield stores  # type: ignore[misc]
+    yield stores
     for each in stores:
         await each.close()
 

@@ -1,4 +1,7 @@
-"""Games, deadlines and chat settings in Redis, safe for many clicks and many processes.
+"""The store as it was with the first key layout (bot/store.py before it became a package),
+kept verbatim below this paragraph so the migration test writes exactly the keys it wrote.
+
+Games, deadlines and chat settings in Redis, safe for many clicks and many processes.
 
 Each live game is one hash `fc:game:<platform>:<channel_id>`; the engine's record is an
 opaque string in it, so the store knows nothing of the rules. Every write is a single

@@ -1,0 +1,255 @@
+"""Reaching Redis: one server or a Redis Cluster, found out on first use; the errors that
+mean "try again in a moment"; and waiting for a replica after a move is saved.
+
+A cluster is detected with `INFO cluster` on the node the URL names, so the same REDIS_URL
+setting serves both. Nothing is read at construction, so a bot started while Redis is down
+comes up, says the storage is unavailable, and works once Redis is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import (
+    ClusterError,
+    NoScriptError,
+    ReadOnlyError,
+    RedisClusterException,
+    RedisError,
+    TryAgainError,
+)
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+__all__ = [
+    "MAX_CONNECTIONS",
+    "REDIS_ERRORS",
+    "UNAVAILABLE",
+    "Client",
+    "Connector",
+    "Policy",
+    "Replicas",
+    "Script",
+]
+
+Client: TypeAlias = aioredis.Redis | RedisCluster
+
+# Redis connections per process (per node on a cluster); more calls at once wait for one.
+MAX_CONNECTIONS = 50
+
+# Errors after which nothing is known to be broken but Redis itself: down, restarting, timed
+# out, or a cluster failing over (CLUSTERDOWN, TRYAGAIN, a slot without master, a replica
+# that refuses writes while it is promoted...).
+UNAVAILABLE: tuple[type[BaseException], ...] = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    ClusterError,
+    TryAgainError,
+    ReadOnlyError,
+    RedisClusterException,
+    TimeoutError,
+    OSError,
+)
+# Any failure of a Redis call: what a best-effort write after a stored one may meet.
+REDIS_ERRORS: tuple[type[BaseException], ...] = (*UNAVAILABLE, RedisError)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How a store connects: short timeouts and few retries, so an outage is reported in
+    seconds rather than hanging a chat command; retried writes are safe (see `scripts`)."""
+
+    timeout: float = 5.0
+    retries: int = 3
+
+    def retry(self) -> Retry:
+        return Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), self.retries)
+
+
+def _single(url: str, policy: Policy) -> aioredis.Redis:
+    """One Redis. A burst of calls (hundreds of autocompletes at once) waits for a free
+    connection, up to the timeout, instead of failing at once as redis-py's default pool
+    does."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=MAX_CONNECTIONS,
+        timeout=policy.timeout,
+        decode_responses=True,
+        socket_timeout=policy.timeout,
+        socket_connect_timeout=policy.timeout,
+        retry=policy.retry(),
+        health_check_interval=30,
+    )
+    return aioredis.Redis.from_pool(pool)
+
+
+def _cluster(url: str, policy: Policy) -> RedisCluster:
+    return RedisCluster.from_url(
+        url,
+        max_connections=MAX_CONNECTIONS,
+        decode_responses=True,
+        socket_timeout=policy.timeout,
+        socket_connect_timeout=policy.timeout,
+        retry=policy.retry(),
+        health_check_interval=30,
+    )
+
+
+class Script:
+    """A Lua script run by its SHA1 (EVALSHA), loaded on the nodes that lack it: a new
+    master after a failover, or a Redis restarted without its script cache."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.sha = hashlib.sha1(text.encode()).hexdigest()
+
+    async def __call__(self, client: Client, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        try:
+            return await client.evalsha(self.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            await client.script_load(self.text)  # on a cluster: on every master
+            return await client.evalsha(self.sha, len(keys), *keys, *args)
+
+
+class Connector:
+    """The store's client, made on first use once `INFO cluster` has told which kind."""
+
+    def __init__(self, url: str, policy: Policy) -> None:
+        self.url = url
+        self.policy = policy
+        self._client: Client | None = None
+        self._lock = asyncio.Lock()
+        # Calls at once on a cluster (see `base.guarded`); None on one Redis, whose pool waits.
+        self.gate: asyncio.Semaphore | None = None
+
+    @classmethod
+    def of(cls, client: Client) -> Connector:
+        """A connector for a client made elsewhere (tests, tools)."""
+        connector = cls("", Policy())
+        connector._set(client)
+        return connector
+
+    def _set(self, client: Client) -> None:
+        self._client = client
+        if isinstance(client, RedisCluster):
+            self.gate = asyncio.Semaphore(MAX_CONNECTIONS)
+
+    @property
+    def client(self) -> Client | None:
+        return self._client
+
+    async def get(self) -> Client:
+        if self._client is not None:
+            return self._client
+        async with self._lock:
+            client = self._client
+            if client is None:
+                client = await self._connect()
+                self._set(client)
+            return client
+
+    async def _connect(self) -> Client:
+        single = _single(self.url, self.policy)
+        try:
+            info = await single.info("cluster")
+        except BaseException:
+            await single.aclose()
+            raise
+        if str(info.get("cluster_enabled", 0)) != "1":
+            return single
+        await single.aclose()
+        cluster = _cluster(self.url, self.policy)
+        try:
+            await cluster.initialize()
+        except BaseException:
+            await cluster.aclose()
+            raise
+        return cluster
+
+    async def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            await client.aclose()
+
+
+class Replicas:
+    """Waits, after a saved move, until one replica has it (`WAIT 1 <ms>` on the connection
+    that wrote it), when the master has a replica: a move acknowledged to the player then
+    survives the master's death. Whether a master has replicas is asked (`INFO replication`)
+    at most every `REFRESH` seconds; a WAIT that times out is logged and stops the waits on
+    that master until the next check, so a dead replica does not slow every move."""
+
+    REFRESH = 30.0
+
+    def __init__(self, wait: float) -> None:
+        self.wait_ms = max(1, int(wait * 1000))
+        self._known: dict[str, tuple[bool, float]] = {}
+
+    async def _present(self, client: Client, node: ClusterNode | None) -> bool:
+        name = "" if node is None else node.name
+        now = time.monotonic()
+        known = self._known.get(name)
+        if known is not None and now - known[1] < self.REFRESH:
+            return known[0]
+        if node is None:
+            info = await client.info("replication")
+        else:
+            info = await client.info("replication", target_nodes=node)
+        present = info.get("role") == "master" and int(info.get("connected_slaves", 0)) > 0
+        self._known[name] = (present, now)
+        return present
+
+    async def write(
+        self, client: Client, script: Script, keys: Sequence[str], args: Sequence[Any]
+    ) -> Any:
+        """Run `script`, then WAIT on the same connection, in one round trip."""
+        node = None
+        if isinstance(client, RedisCluster):
+            await client.initialize()  # a no-op unless the topology must be read again
+            node = client.get_node_from_key(keys[0])
+        if not await self._present(client, node):
+            return await script(client, keys, args)
+        for _ in range(2):
+            pipe = client.pipeline(transaction=False)
+            # A cluster pipeline refuses `evalsha()` (it cannot tell a script's keys share a
+            # slot); the raw command is routed by its keys, which must then share one.
+            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            if node is None:
+                pipe.execute_command("WAIT", 1, self.wait_ms)
+            else:  # the node that owns the key: one connection to it carries both
+                pipe.execute_command("WAIT", 1, self.wait_ms, target_nodes=node)
+            reply, acked = await pipe.execute(raise_on_error=False)
+            if isinstance(reply, NoScriptError):
+                await client.script_load(script.text)
+                continue
+            if isinstance(reply, BaseException):
+                raise reply
+            self._acknowledged(node, acked)
+            return reply
+        raise NoScriptError(f"script {script.sha} could not be loaded")
+
+    def _acknowledged(self, node: ClusterNode | None, acked: object) -> None:
+        """Never fails the move: it is stored on the master, only its copy is late."""
+        if isinstance(acked, int) and acked >= 1:
+            return
+        name = "" if node is None else node.name
+        log.warning(
+            "no replica of %s acknowledged a saved move within %d ms (%r): moves on it are "
+            "not waited for until the next check",
+            name or "the Redis master",
+            self.wait_ms,
+            acked,
+        )
+        self._known[name] = (False, time.monotonic())

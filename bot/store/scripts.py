@@ -1,0 +1,121 @@
+"""The store's Lua scripts (run by `connecting.Script`): each is one atomic step on the keys
+of one slot (one channel's bucket, see `keys`), so redis-py routes it by its first key on a
+cluster as on one Redis.
+
+Replies are {status, value...}. Redis does not roll back a script that fails halfway, so each
+decodes its inputs before its first write. Every write carries a random operation id, so a
+write that redis-py resends after a lost reply is recognised as already applied.
+"""
+
+__all__ = ["ARCHIVE", "CLAIM", "CREATE", "DONE", "RENEW", "SAVE"]
+
+# KEYS: game. ARGV: game_id, data, now, creator, players (JSON), language, op.
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'op') == ARGV[7] then return {'ok', 1} end
+  return {'exists', 0}
+end
+redis.call('HSET', KEYS[1], 'game_id', ARGV[1], 'version', 1, 'data', ARGV[2],
+  'created', ARGV[3], 'updated', ARGV[3], 'creator', ARGV[4], 'players', ARGV[5],
+  'language', ARGV[6], 'op', ARGV[7])
+return {'ok', 1}
+"""
+
+# KEYS: game, bucket deadlines. ARGV: expected version, data, now, op, players (JSON, '' to
+# keep them), deadline member prefix, then (kind, due or '' to cancel) pairs.
+# Replies {status, version, players before the save (JSON)}; a table being moved to another
+# channel takes no more writes.
+SAVE = """
+local cur = redis.call('HMGET', KEYS[1], 'version', 'op', 'players', 'moving')
+if not cur[1] then return {'missing', 0, ''} end
+local version = tonumber(cur[1])
+if cur[4] then return {'moving', version, ''} end
+local expected = tonumber(ARGV[1])
+if version ~= expected then
+  if version == expected + 1 and cur[2] == ARGV[4] then return {'ok', version, cur[3]} end
+  return {'conflict', version, ''}
+end
+redis.call('HSET', KEYS[1], 'version', version + 1, 'data', ARGV[2], 'updated', ARGV[3],
+  'op', ARGV[4])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'players', ARGV[5]) end
+for i = 7, #ARGV, 2 do
+  if ARGV[i + 1] == '' then
+    redis.call('ZREM', KEYS[2], ARGV[6] .. ARGV[i])
+  else
+    redis.call('ZADD', KEYS[2], ARGV[i + 1], ARGV[6] .. ARGV[i])
+  end
+end
+return {'ok', version + 1, cur[3]}
+"""
+
+# KEYS: game, bucket deadlines, last, bucket claims. ARGV: expected version or '', now, ttl,
+# archive key prefix, deadline member prefix, op, final data or '', then kinds to cancel.
+# Replies {status, archive key or version, players (JSON)}.
+ARCHIVE = """
+local last = redis.call('GET', KEYS[3])
+if last and redis.call('HGET', ARGV[4] .. last, 'op') == ARGV[6] then
+  return {'ok', ARGV[4] .. last, redis.call('HGET', ARGV[4] .. last, 'players')}
+end
+local cur = redis.call('HMGET', KEYS[1], 'version', 'game_id', 'players', 'moving')
+if not cur[1] then return {'missing', 0, ''} end
+if cur[4] then return {'moving', tonumber(cur[1]), ''} end
+if ARGV[1] ~= '' and tonumber(cur[1]) ~= tonumber(ARGV[1]) then
+  return {'conflict', tonumber(cur[1]), ''}
+end
+local dest = ARGV[4] .. cur[2]
+if ARGV[7] ~= '' then
+  redis.call('HSET', KEYS[1], 'version', tonumber(cur[1]) + 1, 'data', ARGV[7],
+    'updated', ARGV[2])
+end
+redis.call('HSET', KEYS[1], 'archived', ARGV[2], 'op', ARGV[6])
+redis.call('RENAME', KEYS[1], dest)
+redis.call('EXPIRE', dest, ARGV[3])
+redis.call('SET', KEYS[3], cur[2], 'EX', ARGV[3])
+for i = 8, #ARGV do
+  redis.call('ZREM', KEYS[2], ARGV[5] .. ARGV[i])
+  redis.call('HDEL', KEYS[4], ARGV[5] .. ARGV[i])
+end
+return {'ok', dest, cur[3]}
+"""
+
+# A claim is a lease: the deadline moves to the lease's end, so it comes due again unless
+# `done` (or a new schedule) replaces it. A resent claim with the same token still wins.
+# KEYS: bucket deadlines, bucket claims. ARGV: member, due, lease end, token.
+CLAIM = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score then return 0 end
+if tonumber(score) == tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+  return 1
+end
+if tonumber(score) == tonumber(ARGV[3]) and redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[4] then
+  return 1
+end
+return 0
+"""
+
+# A lease still held (same token, same end) is pushed back to a new end; a resend wins too.
+# KEYS: bucket deadlines, bucket claims. ARGV: member, lease end, new end, token.
+RENEW = """
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[4] then return 0 end
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score then return 0 end
+if tonumber(score) == tonumber(ARGV[2]) or tonumber(score) == tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  return 1
+end
+return 0
+"""
+
+# KEYS: bucket deadlines, bucket claims. ARGV: member, lease end, token.
+DONE = """
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[3] then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return 1
+end
+return 0
+"""
