@@ -13,6 +13,7 @@ import sys
 from collections.abc import Coroutine
 from typing import Any
 
+from .compat import fix_wait_for
 from .config import Settings
 from .ops import Health
 from .ops import serve as serve_ops
@@ -97,6 +98,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    fix_wait_for()
     args = parser().parse_args(argv)
     if args.command == "bench":
         from .bench import run as run_bench
