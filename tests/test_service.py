@@ -394,3 +394,17 @@ async def test_start_up_restores_deadlines_lost_in_a_crash(
     remind = await store.deadline(channel, "remind")
     assert remind is not None and remind.due == clock.now + 12 * 3600
     assert await service.restore_deadlines() == 0  # nothing twice
+
+
+async def test_one_unreadable_table_does_not_stop_the_start_up(
+    service: GameService, store: Store
+) -> None:
+    await seated(service, ["ann", "bob"])
+    broken = Channel.of("console", "room9")
+    await store.create(
+        broken, '{"kind": "no such game"}', creator="x", players=["x"], language="en"
+    )
+    channel = Channel.of("console", CHANNEL)
+    for kind in ("remind", "limit"):
+        assert await store.cancel(channel, kind)
+    assert await service.restore_deadlines() == 2  # the readable table's, despite the other

@@ -13,6 +13,7 @@ from typing import TypeVar
 from ..durations import duration_text
 from ..games import GameModule, Playing
 from ..i18n import tr
+from ..refused import Refused
 from ..metrics import DEADLINES, LATE
 from ..replies import Direct, Message, Reply
 from ..store import CLAIM_LEASE, Channel, Conflict, StoreUnavailable
@@ -73,10 +74,15 @@ async def restore(ctx: Context) -> int:
     stored before deadlines were written with the turn). Returns how many were set.
     """
     restored = 0
-    for channel in await ctx.store.live_channels():
-        loaded = await ctx.load(channel)
+    for listed in await ctx.store.live_channels():
+        try:
+            loaded = await ctx.load(listed)
+        except Refused as unreadable:  # one broken table must not keep the others waiting
+            log.error("%s: %s", listed, unreadable)
+            continue
         if loaded is None or loaded.table.game is None:
             continue
+        channel = loaded.record.channel  # where the table is now, if it moved meanwhile
         for kind, due in turn_deadlines(ctx, loaded.table).items():
             if due is not None and await ctx.store.deadline(channel, kind) is None:
                 await ctx.store.schedule(channel, kind, due)
