@@ -19,9 +19,6 @@ from .turns import after_action
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
 A = TypeVar("A")
-# A computer player's claimed decision comes due again this long after its time limit, if the
-# process deciding it died: a restart loses a few seconds, not the decision.
-BOT_LEASE_MARGIN = 30.0
 log = logging.getLogger(__name__)
 
 

@@ -6,6 +6,8 @@ work, so two processes never fire one twice, and one whose process died comes du
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from functools import partial
 from typing import TypeVar
@@ -13,12 +15,12 @@ from typing import TypeVar
 from ..durations import duration_text
 from ..games import GameModule, Playing
 from ..i18n import tr
-from ..refused import Refused
 from ..metrics import DEADLINES, LATE
+from ..refused import Refused
 from ..replies import Direct, Message, Reply
-from ..store import CLAIM_LEASE, Channel, Conflict, StoreUnavailable
+from ..store import CLAIM_LEASE, Channel, Conflict, Deadline, StoreUnavailable
 from ..table import load_game
-from .computers import BOT_LEASE_MARGIN, computer_turn
+from .computers import computer_turn
 from .context import Context, Loaded, user_names, waiting_seats
 from .schedule import turn_deadlines
 from .turns import after_action, prompts, stand_in
@@ -27,6 +29,39 @@ G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
 A = TypeVar("A")
 log = logging.getLogger(__name__)
+
+
+class Lease:
+    """Keeps a claimed deadline's lease while its work goes on (a computer player's search,
+    a slow image): renewed every third of `CLAIM_LEASE`, so a process that dies lets another
+    take the deadline over within `CLAIM_LEASE`, and a live one never loses it."""
+
+    def __init__(self, ctx: Context, claimed: Deadline) -> None:
+        self.ctx = ctx
+        self.claimed = claimed
+        self._renewer: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Lease:
+        self._renewer = asyncio.create_task(self._renew())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._renewer is not None:
+            self._renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._renewer
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(CLAIM_LEASE / 3)
+            try:
+                renewed = await self.ctx.store.renew(self.claimed, self.ctx.clock() + CLAIM_LEASE)
+            except StoreUnavailable:
+                continue  # the lease may run out; the work is then done again, not lost
+            if renewed is None:
+                log.warning("the lease of %s was lost", self.claimed.member)
+                return
+            self.claimed = renewed
 
 
 async def fire_due(ctx: Context, platform: str | None = None) -> list[tuple[str, str, Reply]]:
@@ -42,19 +77,17 @@ async def fire_due(ctx: Context, platform: str | None = None) -> list[tuple[str,
         for deadline in await ctx.store.due(ctx.clock()):
             if platform is not None and deadline.channel.platform != platform:
                 continue
-            lease = CLAIM_LEASE
-            if deadline.kind == "bot":
-                lease = ctx.computer.limit + BOT_LEASE_MARGIN
-            claimed = await ctx.store.lease(deadline, ctx.clock() + lease)
+            claimed = await ctx.store.lease(deadline, ctx.clock() + CLAIM_LEASE)
             if claimed is None:
                 continue
             DEADLINES.labels(deadline.kind).inc()
             LATE.labels(deadline.kind).observe(max(0.0, ctx.clock() - deadline.due))
-            async with ctx.gate:
+            lease = Lease(ctx, claimed)
+            async with ctx.gate, lease:
                 reply = await _fire(ctx, deadline.channel, deadline.kind)
             if reply.public or reply.direct:
                 out.append((deadline.channel.platform, deadline.channel.channel_id, reply))
-            await ctx.store.done(claimed)  # its work is stored: a failure here loses nothing
+            await ctx.store.done(lease.claimed)  # its work is stored: a failure loses nothing
     except StoreUnavailable as err:
         if not ctx.store_down:
             log.warning("deadlines wait for the store: %s", err)

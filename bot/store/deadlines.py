@@ -18,8 +18,9 @@ from .scripts import CLAIM, DONE, RENEW
 
 __all__ = ["CLAIM_LEASE", "Deadlines"]
 
-# How long `claim` holds a deadline before it comes due again, if its work was not done.
-CLAIM_LEASE = 300.0
+# How long a claim holds a deadline before it comes due again, if its work was not done (its
+# process died): the service renews it while the work goes on.
+CLAIM_LEASE = 30.0
 
 _CLAIM, _RENEW, _DONE = Script(CLAIM), Script(RENEW), Script(DONE)
 

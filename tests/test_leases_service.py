@@ -1,0 +1,100 @@
+"""A computer player's turn is leased for a short time and renewed while it is worked out:
+another process never takes it over while the first works, and takes it over soon after the
+first dies, so the move is made once, never lost."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import bot.service.deadlines as deadlines_module
+from bot.actor import Actor
+from bot.computer import Computer
+from bot.config import Settings
+from bot.service import GameService
+from bot.store import Store
+from tests.conftest import fixed_seeds
+from tests.tables import load_game
+from tests.test_table_bots import CHANNEL, TINY, live
+
+LEASE = 0.6  # seconds, for the test: the service renews every third of it
+
+
+class Slow(Computer):
+    """Decides as the real one does, after `seconds` of thought."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(1, 5.0, TINY)
+        self.seconds = seconds
+        self.started = asyncio.Event()
+
+    async def decide(self, game_key: str, level: str, view: Any, seat: str, seed: int) -> Any:
+        self.started.set()
+        await asyncio.sleep(self.seconds)
+        return await super().decide(game_key, level, view, seat, seed)
+
+
+def settings() -> Settings:
+    return Settings(_env_file=None, bot_pause=0)  # type: ignore[call-arg, arg-type]
+
+
+async def _computer_to_play(store: Store, service: GameService) -> int:
+    """A table whose first turn is a computer player's; its action count."""
+    ann = Actor("console", CHANNEL, "ann", "Ann")
+    assert (await service.command(ann, "new bots:1")).ok
+    assert (await service.command(ann, "start")).ok
+    table = await live(store)
+    game = load_game(table)
+    if table.user_of(game.current).bot is None:
+        pytest.skip("the person plays first with these seeds")
+    return len(game.moves)
+
+
+@pytest.fixture
+def short_lease(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deadlines_module, "CLAIM_LEASE", LEASE)
+
+
+async def test_a_turn_worked_out_past_its_lease_is_not_taken_over(
+    store: Store, short_lease: None
+) -> None:
+    slow = Slow(seconds=LEASE * 3)
+    first = GameService(store, settings(), seeds=fixed_seeds(2), computer=slow)
+    other = GameService(store, settings(), seeds=fixed_seeds(2), computer=Slow(0))
+    try:
+        before = await _computer_to_play(store, first)
+        working = asyncio.create_task(first.fire_due())
+        await slow.started.wait()
+        for _ in range(8):  # the other process polls all along the first one's work
+            assert await other.fire_due() == []
+            await asyncio.sleep(LEASE / 2)
+        fired = await working
+    finally:
+        slow.close()
+        other.computer.close()
+    assert [r for _, _, r in fired if r.public]
+    assert len(load_game(await live(store)).moves) == before + 1
+
+
+async def test_a_turn_whose_process_died_is_taken_over_once(
+    store: Store, short_lease: None
+) -> None:
+    slow = Slow(seconds=60)
+    first = GameService(store, settings(), seeds=fixed_seeds(2), computer=slow)
+    other = GameService(store, settings(), seeds=fixed_seeds(2), computer=Slow(0))
+    try:
+        before = await _computer_to_play(store, first)
+        working = asyncio.create_task(first.fire_due())
+        await slow.started.wait()
+        working.cancel()  # the first process dies in the middle of its search
+        assert await other.fire_due() == []  # its lease still holds
+        await asyncio.sleep(LEASE + 0.1)
+        fired = await other.fire_due()
+        assert [r for _, _, r in fired if r.public]
+        assert await other.fire_due() == []
+    finally:
+        slow.close()
+        other.computer.close()
+    assert len(load_game(await live(store)).moves) == before + 1
