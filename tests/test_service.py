@@ -408,3 +408,24 @@ async def test_one_unreadable_table_does_not_stop_the_start_up(
     for kind in ("remind", "limit"):
         assert await store.cancel(channel, kind)
     assert await service.restore_deadlines() == 2  # the readable table's, despite the other
+
+
+async def test_a_table_follows_its_chat_to_a_new_id(service: GameService, store: Store) -> None:
+    """A Telegram group upgraded to a supergroup: the game goes on under the new id, old
+    buttons included, with its deadlines and the players' index."""
+    table = await seated(service, ["ann", "bob"])
+    mover = current_user(table)
+    assert await service.chat_moved("console", CHANNEL, "room-new")
+    assert await store.user_games("console", "ann") == [Channel.of("console", "room-new")]
+    assert await store.deadline(Channel.of("console", "room-new"), "limit") is not None
+    game = load_game(table)
+    spot = render.spots(to_play(game))[0]
+    played = await service.command(
+        who(mover, "room-new"), f"play {spot.number} {spot.rotations[0]}"
+    )
+    assert played.ok, played.private
+    moved = await store.load(Channel.of("console", "room-new"))
+    assert moved is not None and len(load_game(Table.model_validate_json(moved.data)).moves) == 1
+    old_button = await service.press(who("ann"), f"fc:j:{CHANNEL}")  # a lobby button, old id
+    assert not old_button.ok  # the game has started; the table answers from its new id
+    assert "already started" in old_button.private[0].text

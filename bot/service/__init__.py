@@ -118,6 +118,10 @@ class GameService:
         """The platform refused a private message to `user_id`."""
         await chat.dms_refused(self.ctx, platform, user_id)
 
+    async def chat_moved(self, platform: str, old_id: str, new_id: str) -> bool:
+        """A chat got a new id (a Telegram supergroup): its table goes with it."""
+        return await chat.moved(self.ctx, platform, old_id, new_id)
+
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         """Reminders, time limits and computer players' turns that are due, each once."""
         return await deadlines.fire_due(self.ctx, platform)

@@ -3,19 +3,22 @@ the bot does when a platform will not let it write to someone privately."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 from datetime import timedelta
 
 from ..actor import Actor
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, tr
 from ..refused import Refused
 from ..replies import Message, Reply, mention
-from ..store import Channel, Conflict, NotFound, StoreUnavailable
+from ..store import AlreadyExists, Channel, Conflict, NotFound, StoreUnavailable
 from .context import Context, user_names
 
 # After a platform refuses a private message to someone, the bot stops trying for this long,
 # or until they use the bot privately or turn notices on again.
 DMS_RETRY_AFTER = timedelta(days=1)
+log = logging.getLogger(__name__)
 
 
 async def lang(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
@@ -67,7 +70,7 @@ async def dm_failed(
             if loaded is None or user_id in loaded.table.hinted:
                 return Reply()
             loaded.table.hinted.append(user_id)
-            await ctx.save(channel, loaded)
+            await ctx.save(loaded)
         except Conflict:
             continue
         except (StoreUnavailable, Refused, NotFound):
@@ -127,3 +130,20 @@ async def dms_open(ctx: Context, actor: Actor) -> None:
     if actor.private:
         with contextlib.suppress(StoreUnavailable):
             await ctx.store.clear_dms_closed(actor.platform, actor.user_id)
+
+
+async def moved(ctx: Context, platform: str, old_id: str, new_id: str) -> bool:
+    """A chat got a new id (a Telegram group upgraded to a supergroup): its table, settings,
+    deadlines and players' index go with it. Safe to call again, and from several processes;
+    an outage is waited out a little, since nothing would ask again. Whether a table moved."""
+    old, new = Channel.of(platform, old_id), Channel.of(platform, new_id)
+    for attempt in range(5):
+        try:
+            return await ctx.store.move_channel(old, new) is not None
+        except StoreUnavailable:
+            await asyncio.sleep(0.5 * (attempt + 1))
+        except AlreadyExists:
+            log.error("%s moved to %s, which has a table of its own: kept apart", old, new)
+            return False
+    log.error("%s moved to %s while the store was away: its table stays at the old id", old, new)
+    return False

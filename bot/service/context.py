@@ -40,6 +40,11 @@ class Loaded:
     record: GameRecord
     table: Table
 
+    @property
+    def channel(self) -> Channel:
+        """Where the table lives now (a table moved to another chat id is found by its old)."""
+        return self.record.channel
+
 
 @dataclass(slots=True)
 class Context:
@@ -136,12 +141,10 @@ class Context:
             return None
         return Loaded(record, table)
 
-    async def save(
-        self, channel: Channel, loaded: Loaded, deadlines: dict[str, float | None] | None = None
-    ) -> int:
+    async def save(self, loaded: Loaded, deadlines: dict[str, float | None] | None = None) -> int:
         """Saves the table if nobody saved since it was read, with the deadlines given."""
         return await self.store.save(
-            channel,
+            loaded.channel,
             loaded.table.model_dump_json(),
             loaded.record.version,
             players=loaded.table.user_ids(),

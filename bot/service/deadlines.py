@@ -223,7 +223,7 @@ async def _limit(
         return await _defaults(game_module, ctx, channel, loaded, game, lang)
     table.limit_passed = True
     try:
-        await ctx.save(channel, loaded, {"limit": None})
+        await ctx.save(loaded, {"limit": None})
     except Conflict:
         return Reply()
     at = ctx.at(table, channel.channel_id, lang, game_module.count(game))

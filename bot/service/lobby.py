@@ -61,7 +61,7 @@ def _message(table: Table, channel_id: str, text: str, lang: str) -> Message:
 
 async def _saved(ctx: Context, actor: Actor, loaded: Loaded, text: str, lang: str) -> Reply:
     """Saves a lobby change, then shows the lobby with `text` and its buttons."""
-    await ctx.save(Channel.of(actor.platform, actor.channel_id), loaded)
+    await ctx.save(loaded)
     return Reply(public=[_message(loaded.table, actor.channel_id, text, lang)])
 
 
@@ -278,7 +278,7 @@ async def join(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
 async def leave(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     loaded = await ctx.need(actor, lang)
     table = loaded.table
-    channel = Channel.of(actor.platform, actor.channel_id)
+    channel = loaded.channel
     if table.started:
         raise Refused(
             tr(
@@ -308,7 +308,7 @@ async def leave(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply
             "{creator} now runs the table and starts the game.",
             creator=creator_name(table),
         )
-    await ctx.save(channel, loaded)
+    await ctx.save(loaded)
     return Reply(public=[Message(text, names={**user_names(table), actor.user_id: actor.name})])
 
 
@@ -344,10 +344,10 @@ async def _deal(
     keep(game_module, table, game)
     table.waiting = sorted(waiting(game))
     table.turn_started = ctx.clock()
-    channel = Channel.of(actor.platform, actor.channel_id)
+    channel = loaded.channel
     chat = await ctx.store.chat_settings(channel)
-    await ctx.save(channel, loaded, turn_deadlines(ctx, table) | news_owed(ctx))
-    at = ctx.at(table, actor.channel_id, lang, game_module.count(game))
+    await ctx.save(loaded, turn_deadlines(ctx, table) | news_owed(ctx))
+    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
     text = game_module.begin_text(at, game)
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
     reply = Reply(public=[Message(text, image=image, names=user_names(table))])
@@ -367,7 +367,7 @@ async def abort(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply
                 who=creator_name(loaded.table),
             )
         )
-    channel = Channel.of(actor.platform, actor.channel_id)
+    channel = loaded.channel
     await ctx.store.archive(channel, loaded.record.version, cancel_deadlines=DEADLINE_KINDS)
     text = tr(lang, "{who} aborted the game. The table is closed.", who=mention(actor.user_id))
     return Reply(public=[Message(text, names={actor.user_id: actor.name})])

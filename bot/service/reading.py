@@ -47,7 +47,7 @@ async def _hand(
     game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
 ) -> Reply:
     game, seat = seated(game_module, loaded, actor, lang)
-    at = ctx.at(loaded.table, actor.channel_id, lang, game_module.count(game))
+    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
     if seat in waiting_seats(game):
         message = await ctx.draw(partial(game_module.prompt, at, game, seat, False))
     else:
@@ -74,7 +74,7 @@ async def _board(
 ) -> Reply:
     table = loaded.table
     game = game_of(game_module, loaded, lang)
-    at = ctx.at(table, actor.channel_id, lang, game_module.count(game))
+    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
     text = game_module.status_text(at, game, _waited(ctx, table, lang))
     return Reply(public=[Message(text, image=image, names=user_names(table))])
@@ -106,7 +106,7 @@ async def _status(
     game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
 ) -> Reply:
     game = game_of(game_module, loaded, lang)
-    at = ctx.at(loaded.table, actor.channel_id, lang, game_module.count(game))
+    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
     text = game_module.status_text(at, game, _waited(ctx, loaded.table, lang))
     return Reply(private=[Message(text)])
 

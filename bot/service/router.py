@@ -170,7 +170,7 @@ def _complete(
     game = load_game(game_module, table)
     if seat is None or game.is_over:
         return []
-    at = ctx.at(table, actor.channel_id, ctx.default_language, game_module.count(game))
+    at = ctx.at(table, loaded.channel.channel_id, ctx.default_language, game_module.count(game))
     return game_module.complete(at, game, seat, text)
 
 

@@ -75,7 +75,7 @@ async def _play(
     lang: str,
 ) -> Reply:
     game, seat = acting(game_module, loaded, actor, lang)
-    at = ctx.at(loaded.table, actor.channel_id, lang, game_module.count(game))
+    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
     action = game_module.typed(replace(at, private=actor.private), game, seat, args)
     return await apply(game_module, ctx, actor, loaded, game, seat, action, lang)
 
@@ -101,7 +101,7 @@ async def _pressed(
     lang: str,
 ) -> Reply:
     game, seat = acting(game_module, loaded, actor, lang)
-    at = ctx.at(loaded.table, actor.channel_id, lang, game_module.count(game))
+    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
     outcome = await ctx.draw(partial(game_module.pressed, at, game, seat, kind, count, payload))
     if isinstance(outcome, Reply):
         return outcome
@@ -119,7 +119,7 @@ async def apply(
     lang: str,
 ) -> Reply:
     """A person's action: played, stored and told."""
-    at = ctx.at(loaded.table, actor.channel_id, lang, game_module.count(game))
+    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
     try:
         acted = game_module.act(at, game, seat, action)
     except IllegalMove as err:
@@ -127,7 +127,7 @@ async def apply(
     ACTIONS.labels(game_module.key, "person").inc()
     lines = acted.lines + game_module.after_play(at, game)
     forced = game_module.count(game) > at.count + 1
-    channel = Channel.of(actor.platform, actor.channel_id)
+    channel = loaded.channel
     return await after_action(
         game_module, ctx, channel, loaded, game, lines, lang, acted.draws, seat, forced=forced
     )
@@ -170,7 +170,7 @@ async def after_action(
     # Everything the reply needs from Redis is read before the save, and the next turn's
     # deadlines go in the save itself: once the move is stored, nothing else can fail.
     chat = await ctx.store.chat_settings(channel)
-    await ctx.save(channel, loaded, turn_deadlines(ctx, table) | news_owed(ctx))
+    await ctx.save(loaded, turn_deadlines(ctx, table) | news_owed(ctx))
     lines.append(game_module.next_text(at, game))
     told = {w.split(" ", 1)[0] for w in newly}
     if not forced:

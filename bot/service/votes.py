@@ -59,9 +59,9 @@ async def _vote(
     table.votes[actor.user_id] = choice
     voters = sum(1 for s in table.users() if s not in absent)
     count = sum(1 for v in table.votes.values() if v == choice)
-    channel = Channel.of(actor.platform, actor.channel_id)
+    channel = loaded.channel
     if count * 2 <= voters:
-        await ctx.save(channel, loaded)
+        await ctx.save(loaded)
         return Reply(public=[Message(_counted(actor, choice, count, voters, lang))])
     if choice == "end":
         table.voted_end = True
@@ -74,7 +74,7 @@ async def _vote(
         return await final(ctx, channel, table, lang)
     if choice == "bot":
         return await _hand_over(ctx, channel, loaded, absent, lang)
-    at = ctx.at(table, actor.channel_id, lang, game_module.count(game))
+    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
     names = ", ".join(table.user_of(s).name for s in absent)
     lines = [tr(lang, "The players voted to skip: a move is played for {who}.", who=names)]
     made = stand_in(game_module, at, game, told=False)
@@ -129,7 +129,7 @@ async def _hand_over(
         seat.away = True
     table.votes = {}
     table.limit_passed = False
-    await ctx.save(channel, loaded, turn_deadlines(ctx, table))
+    await ctx.save(loaded, turn_deadlines(ctx, table))
     text = tr(
         lang,
         "The players voted: a computer player ({level}) plays for {who} until they come "
@@ -160,11 +160,11 @@ async def _back(
         table.turn_started = ctx.clock()
         table.limit_passed = False
         table.votes = {}
-    await ctx.save(Channel.of(actor.platform, actor.channel_id), loaded, turn_deadlines(ctx, table))
+    await ctx.save(loaded, turn_deadlines(ctx, table))
     text = tr(lang, "{who} is back and plays their own seat again.", who=mention(actor.user_id))
     reply = Reply(public=[Message(text, names=user_names(table))])
     if mine:
-        at = ctx.at(table, actor.channel_id, lang, game_module.count(game))
+        at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
         reply.private.append(
             await ctx.draw(partial(game_module.prompt, at, game, engine_seat, False))
         )
