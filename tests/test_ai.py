@@ -11,7 +11,8 @@ import pytest
 from engine.ai import LEVELS, Player, game_ai
 from engine.ai.__main__ import main
 from engine.ai.arena import match, wilson
-from engine.ai.search import Budget, search
+from engine.ai.protocol import Budget
+from engine.ai.search import search
 from engine.forbidden_city import Game, Place
 from engine.forbidden_city.players import gains
 

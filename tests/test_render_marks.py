@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 import render.forbidden_city as render
 from bot.service import GameService
 from engine.forbidden_city import Game, Place, RoomClosed
-from engine.forbidden_city.view import after
+from engine.forbidden_city.preview import after
 from tests.pixels import RGB, decode, near, pixel
 from tests.tables import load_game
 from tests.test_names import service

@@ -11,7 +11,7 @@ from PIL import ImageChops
 
 import render.forbidden_city as render
 from engine.forbidden_city import Game, IllegalMove, Move, Place, Tile
-from engine.forbidden_city.view import after
+from engine.forbidden_city.preview import after
 from render.__main__ import played
 from render.forbidden_city.images import PREVIEW_BAND, plan
 from render.forbidden_city.table import outline_width

@@ -11,7 +11,8 @@ import pytest
 
 from engine.ai import Player, game_ai
 from engine.ai.__main__ import main
-from engine.ai.search import Budget, search
+from engine.ai.protocol import Budget
+from engine.ai.search import search
 from engine.verbotene_stadt import ai as vs_ai
 from engine.verbotene_stadt.actions import PASS, Action, MoveOfficial
 from engine.verbotene_stadt.events import Answered, BluffSettled

@@ -12,8 +12,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, cast
 
-from .protocol import GameAI
-from .search import Budget, search
+from .protocol import Budget, GameAI
+from .search import search
 
 LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=60, determinizations=8),

@@ -9,17 +9,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from engine.core.shape import Engine
-
-if TYPE_CHECKING:
-    from .search import Budget
 
 Rewards = dict[str, float]  # seat -> value in [0, 1], higher is better for that seat
 
 
 SearchGame = Engine[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a level searches: iterations (the same decision from a seed on any machine),
+    worlds drawn, and a cap in seconds for a slow or busy machine."""
+
+    iterations: int
+    determinizations: int = 24
+    max_seconds: float = 2.0
 
 
 class GameAI(Protocol):

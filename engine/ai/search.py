@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .protocol import GameAI, Rewards, SearchGame
+from .protocol import Budget, GameAI, Rewards, SearchGame
 
 EXPLORATION = 0.7
 CHECK_EVERY = 16  # iterations between checks whether the decision is settled
@@ -48,13 +48,6 @@ class Node:
     def ucb(self) -> float:
         mean = self.total / self.visits
         return mean + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    iterations: int
-    determinizations: int = 24
-    max_seconds: float = 2.0
 
 
 @dataclass(slots=True)

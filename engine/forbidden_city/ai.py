@@ -13,7 +13,7 @@ import random
 from collections import Counter
 
 from engine.ai.players import LEVELS
-from engine.ai.search import Budget
+from engine.ai.protocol import Budget
 
 from .catalogue import default_seats, stack_for
 from .game import Game

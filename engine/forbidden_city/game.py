@@ -9,9 +9,11 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
+from engine.core.errors import CorruptRecord
 from engine.core.errors import IllegalMove as IllegalMove
+from engine.core.record import parse, replay
 from engine.core.shape import ToAct
 
 from .board import Board, IllegalPlacement, legal_rotations, legality_table
@@ -24,11 +26,10 @@ from .events import (
     TilePlaced,
 )
 from .moves import DISCARD, Discard, Move, Place, parse_move
+from .record import GameRecord, check_deal
 from .scoring import bonus, closed_room
 from .tiles import Tile, distinct_rotations
-
-if TYPE_CHECKING:
-    from .view import SeatView
+from .view import ClosedRoom, SeatView, TableCell
 
 TILES_LEFT_AT_END = 2
 
@@ -274,23 +275,72 @@ class Game:
 
     def to_json(self) -> str:
         """The record: deal, moves and a coin snapshot (see record.py)."""
-        from .record import dumps
-
-        return dumps(self)
+        return to_record(self).model_dump_json()
 
     @staticmethod
     def from_json(text: str | bytes) -> Game:
         """Rebuild a game from `to_json`, replaying and checking every move."""
-        from .record import loads
-
-        return loads(text)
+        return from_record(parse(GameRecord, text))
 
     def view(self, seat: str | None = None) -> SeatView:
         """What `seat` may see (None: a spectator): other hands and all stacks hidden."""
-        from .view import view
-
-        return view(self, seat)
+        if seat is not None and seat not in self.players:
+            raise ValueError(f"no seat {seat!r} at this table")
+        table = []
+        for (x, y), placed in sorted(self.board.cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            code = placed.tile.code if placed.tile is not None else placed.edges
+            owner = self.players[placed.owner] if placed.owner is not None else None
+            table.append(TableCell(x=x, y=y, kind=placed.kind, code=code, owner=owner))
+        n = len(self.players)
+        own_turn = seat is not None and not self.is_over and seat == self.current
+        rooms = [
+            ClosedRoom(move=index, colour=room.colour, value=room.value, cells=room.cells,
+                       paid=room.paid)
+            for index, result in enumerate(self.results)
+            for room in result.closed
+        ]  # fmt: skip
+        return SeatView(
+            players=list(self.players),
+            start=self.start,
+            seat=seat,
+            to_play=None if self.is_over else self.current,
+            coins=self.scores,
+            tiles_left={c: self.tiles_left(c) for c in self.players},
+            table=table,
+            hand=self.hand(seat) if seat is not None else None,
+            legal_moves=[str(m) for m in self.legal_moves()] if own_turn else [],
+            moves=[str(m) for m in self.moves],
+            played=[self.stacks[i % n][i // n] for i in range(len(self.moves))],
+            rooms=rooms,
+            over=self.is_over,
+            winners=self.winners,
+            revealed=self.ended.revealed if self.ended else {},
+            bonus=self.ended.bonus if self.ended else {},
+        )
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.current} to play"
         return f"<Game {'/'.join(self.players)} {self.start} move {len(self.moves)}, {state}>"
+
+
+def to_record(game: Game) -> GameRecord:
+    return GameRecord(
+        players=list(game.players),
+        start=game.start,  # type: ignore[arg-type]
+        seed=game.seed,
+        stacks=[list(s) for s in game.stacks],
+        moves=[str(m) for m in game.moves],
+        coins=list(game.coins),
+    )
+
+
+def from_record(record: GameRecord) -> Game:
+    """The game a record describes, every move replayed and checked."""
+    check_deal(record)
+    try:
+        game = Game(record.players, record.start, record.seed, record.stacks)
+    except ValueError as err:
+        raise CorruptRecord(f"bad deal: {err}") from None
+    seats = game.players
+    actions = [(seats[i % len(seats)], text) for i, text in enumerate(record.moves)]
+    return replay(game, actions, {"coins": record.coins}, lambda g: {"coins": g.coins})

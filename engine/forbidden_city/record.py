@@ -1,4 +1,5 @@
-"""JSON for a game: the deal and the moves, plus a small snapshot that catches corruption.
+"""JSON for a game: the deal and the moves, plus a small snapshot that catches corruption
+(`Game.to_json`, `Game.from_json`; `game.to_record` and `game.from_record` for the model).
 
 Replaying the record rebuilds the game, so loading checks every move again; the dealt stacks are
 stored (not only the seed) so a corrected tile catalogue never changes a game already dealt.
@@ -12,13 +13,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.errors import CorruptRecord
-from engine.core.record import parse, replay
 
 from .catalogue import stack_for
-from .game import Game
 from .tiles import Tile
 
-__all__ = ["CorruptRecord", "GameRecord", "dumps", "from_record", "loads", "to_record"]
+__all__ = ["CorruptRecord", "GameRecord", "check_deal"]
 
 
 class GameRecord(BaseModel):
@@ -32,17 +31,6 @@ class GameRecord(BaseModel):
     stacks: list[list[str]]
     moves: list[str] = Field(default_factory=list)
     coins: list[int]
-
-
-def to_record(game: Game) -> GameRecord:
-    return GameRecord(
-        players=list(game.players),
-        start=game.start,  # type: ignore[arg-type]
-        seed=game.seed,
-        stacks=[list(s) for s in game.stacks],
-        moves=[str(m) for m in game.moves],
-        coins=list(game.coins),
-    )
 
 
 def check_deal(record: GameRecord) -> None:
@@ -69,23 +57,3 @@ def check_deal(record: GameRecord) -> None:
             )
         if tiles != kinds[0]:
             raise CorruptRecord(f"{colour}'s stack holds other tiles than {record.players[0]}'s")
-
-
-def from_record(record: GameRecord) -> Game:
-    check_deal(record)
-    try:
-        game = Game(record.players, record.start, record.seed, record.stacks)
-    except ValueError as err:
-        raise CorruptRecord(f"bad deal: {err}") from None
-    seats = game.players
-    actions = [(seats[i % len(seats)], text) for i, text in enumerate(record.moves)]
-    return replay(game, actions, {"coins": record.coins}, lambda g: {"coins": g.coins})
-
-
-def dumps(game: Game) -> str:
-    return to_record(game).model_dump_json()
-
-
-def loads(text: str | bytes) -> Game:
-    record = parse(GameRecord, text)
-    return from_record(record)

@@ -32,7 +32,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.ai.search import Budget
+from engine.ai.protocol import Budget
 
 from .actions import BELIEVE, DOUBT, KEEP, PASS, Action, Bribe, MoveOfficial, Take
 from .board import Board, Square

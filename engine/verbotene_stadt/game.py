@@ -19,9 +19,10 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine.core.errors import IllegalMove
+from engine.core.errors import CorruptRecord, IllegalMove
+from engine.core.record import parse, replay
 from engine.core.shape import ToAct
 
 from . import dice
@@ -62,9 +63,8 @@ from .events import (
     TurnStarted,
 )
 from .movement import follow, moves
-
-if TYPE_CHECKING:
-    from .view import SeatView
+from .record import GameRecord
+from .view import LastMove, SeatView
 
 SEAT_NAMES = ("north", "east", "south", "west")
 MAX_MOVES = 4
@@ -635,23 +635,103 @@ class Game:
 
     def to_json(self) -> str:
         """The record: seats, options, seed, start position if any, the actions, a snapshot."""
-        from .record import dumps
-
-        return dumps(self)
+        return to_record(self).model_dump_json()
 
     @staticmethod
     def from_json(text: str | bytes) -> Game:
         """Rebuild a game from `to_json`, replaying and checking every action."""
-        from .record import loads
-
-        return loads(text)
+        record = parse(GameRecord, text)
+        return replay(fresh(record), record.actions, record.snapshot, snapshot)
 
     def view(self, seat: str | None = None) -> SeatView:
         """What `seat` may know (None: a spectator); never another seat's secret bribe."""
-        from .view import view
+        index = self.seat_index(seat) if seat is not None else None
+        partner = self.partner(index) if index is not None else None
+        allowed = {n for i, n in enumerate(self.players) if i in (index, partner)}
+        actions = [
+            (s, "bribe ?" if text.startswith("bribe") and s not in allowed else text)
+            for s, text in self.log
+        ]
+        return SeatView(
+            players=list(self.players),
+            teams=self.teams,
+            seat=seat,
+            to_act=[(t.seat, t.kind) for t in self.to_act],
+            mover=None if self.is_over else self.players[self.mover],
+            moves_made=self.moves_made,
+            officials=dict(sorted(self.at.items())),
+            open_pavilion=self.open,
+            pile_sizes={p: len(pile) for p, pile in sorted(self.piles.items())},
+            hands={n: list(h) for n, h in zip(self.players, self.hands, strict=True)},
+            exiled=list(self.exiled),
+            last_move=self._last_view(),
+            last_rolls=[(r.die, r.face) for r in self.turn_rolls],
+            bribe=self.bribes[index] if index is not None else None,
+            partner_bribe=self.bribes[partner] if partner is not None else None,
+            revealed={self.players[i]: b for i, b in sorted(self.revealed.items())},
+            bribes={
+                n: self.bribes[i] if i in (index, partner) or i in self.revealed else None
+                for i, n in enumerate(self.players)
+            },
+            legal_actions=[str(a) for a in self.legal_actions(seat)] if seat is not None else [],
+            actions=actions,
+            points=self.points(),
+            scores=self.scores,
+            over=self.is_over,
+            winners=self.winners,
+        )
 
-        return view(self, seat)
+    def _last_view(self) -> LastMove | None:
+        if self.last_move is None:
+            return None
+        moved, entered = self.last_move
+        return LastMove(
+            official=moved.official,
+            seat=moved.seat,
+            path=[moved.start, *moved.path],
+            entered=entered,
+        )
 
     def __repr__(self) -> str:
         waiting = ", ".join(f"{t.seat} {t.kind}" for t in self.to_act) or "over"
         return f"<Game {'/'.join(self.players)} exiled {len(self.exiled)}, {waiting}>"
+
+
+def snapshot(game: Game) -> dict[str, object]:
+    return {"hands": [list(h) for h in game.hands], "exiled": list(game.exiled)}
+
+
+def to_record(game: Game) -> GameRecord:
+    return GameRecord(
+        players=list(game.players),
+        teams=game.teams,
+        seed=game.seed,
+        position=game.position,
+        board=None if game.board == Board.default() else game.board.to_text(),
+        actions=list(game.log),
+        snapshot=snapshot(game),
+    )
+
+
+def fresh(record: GameRecord) -> Game:
+    """The game as it began, before any action."""
+    try:
+        board = None if record.board is None else Board.parse(record.board)
+        if record.position is None:
+            return Game(record.players, seed=record.seed, teams=record.teams, board=board)
+        p = record.position
+        return Game.from_position(
+            record.players,
+            officials={code: (sq[0], sq[1]) for code, sq in p["officials"].items()},
+            open_pavilion=p["open_pavilion"],
+            bribes=p["bribes"],
+            hands=p["hands"],
+            piles={int(k): v for k, v in p["piles"].items()},
+            exiled=p["exiled"],
+            mover=p["mover"],
+            seed=record.seed,
+            teams=record.teams,
+            board=board,
+        )
+    except (ValueError, KeyError, TypeError, IndexError) as err:
+        raise CorruptRecord(f"bad start: {err}") from None

@@ -19,7 +19,8 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from engine.forbidden_city import Move, Tile
-from engine.forbidden_city.view import SeatView, after
+from engine.forbidden_city.preview import after
+from engine.forbidden_city.view import SeatView
 
 from ..fonts import fit, stamp
 from . import palette as pal

@@ -13,10 +13,9 @@ from typing import Literal, ParamSpec, TypeVar
 import render.forbidden_city as render
 from engine.core.errors import IllegalMove
 from engine.forbidden_city import DISCARD, Game, Move, Place
-from engine.forbidden_city.game import TILES_LEFT_AT_END
+from engine.forbidden_city.game import TILES_LEFT_AT_END, from_record, to_record
 from engine.forbidden_city.players import choose_greedy
 from engine.forbidden_city.record import GameRecord as FcRecord
-from engine.forbidden_city.record import from_record, to_record
 from engine.forbidden_city.view import SeatView
 
 from ...i18n import N_, tr

@@ -21,8 +21,9 @@ from engine.verbotene_stadt import Game, MoveOfficial, Take
 from engine.verbotene_stadt.actions import BELIEVE, KEEP, PASS, Action, Bribe
 from engine.verbotene_stadt.ai import Observation, observe
 from engine.verbotene_stadt.events import Answered, BribeSet
+from engine.verbotene_stadt.game import fresh, snapshot, to_record
 from engine.verbotene_stadt.players import best_take, random_move
-from engine.verbotene_stadt.record import GameRecord, fresh, snapshot, to_record
+from engine.verbotene_stadt.record import GameRecord
 from engine.verbotene_stadt.view import SeatView
 
 from ...i18n import N_, tr
