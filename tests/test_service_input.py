@@ -41,6 +41,8 @@ def service(store: Store) -> GameService:
         ("play " + "7" * 5000 + " 1", "There is no spot"),
         ("play " + "1" * 5000 + ",0 1", "not a spot number"),
         ("play 1 ³", "rotation is 0, 1, 2 or 3"),
+        ("play 1 1 1", "Too many words: “1”"),
+        ("play 2,-1 0 please", "Too many words: “please”"),
     ],
 )
 async def test_odd_numbers_are_refused_and_change_nothing(

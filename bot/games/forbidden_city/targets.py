@@ -49,17 +49,38 @@ def target(game: Game, args: list[str], lang: str) -> Place:
         raise Refused(
             tr(lang, "Say where: /fc play <spot> <rotation>, or /fc play <x>,<y> <rotation>.")
         )
-    text = " ".join(args)
+    words = " ".join(args).replace("@", " @").split()
+    rotation = _rotation_word([w.lstrip("@") for w in words[1:]], lang)
     spots = render.spots(game.view(game.current))
-    words = text.replace("@", " @").split()
-    where = words[0]
-    rotation: int | None = None
-    rest = [w.lstrip("@") for w in words[1:]]
-    if rest:
-        if len(rest) > 1 or rest[0] not in ("0", "1", "2", "3"):
-            raise Refused(tr(lang, "The rotation is 0, 1, 2 or 3 (quarter turns clockwise)."))
-        rotation = int(rest[0])
-    cell_match = CELL.match(where)
+    x, y = _cell(words[0], spots, lang)
+    if (x, y) in game.board.cells:
+        raise Refused(tr(lang, "The cell {x},{y} is already taken.", x=x, y=y))
+    if (x, y) not in game.board.frontier():
+        raise Refused(tr(lang, "A tile must touch another tile: {x},{y} touches none.", x=x, y=y))
+    fits = next((s.rotations for s in spots if (s.x, s.y) == (x, y)), ())
+    hand = Tile.parse(game.hand(game.turn) or "")
+    return Place(x, y, _fitting(x, y, rotation, fits, hand, lang))
+
+
+def _rotation_word(rest: list[str], lang: str) -> int | None:
+    """The rotation typed after the spot, if any; one word at most."""
+    if not rest:
+        return None
+    if len(rest) > 1:
+        raise Refused(
+            tr(
+                lang,
+                "Too many words: “{extra}”. Write /fc play <spot> <rotation>.",
+                extra=" ".join(rest[1:])[:20],
+            )
+        )
+    if rest[0] not in ("0", "1", "2", "3"):
+        raise Refused(tr(lang, "The rotation is 0, 1, 2 or 3 (quarter turns clockwise)."))
+    return int(rest[0])
+
+
+def _cell(where: str, spots: list[render.Spot], lang: str) -> tuple[int, int]:
+    """The cell a spot number or `x,y` names."""
     if NUMBER.match(where):
         spot = next((s for s in spots if str(s.number) == where.lstrip("0")), None)
         if spot is None:
@@ -71,31 +92,27 @@ def target(game: Game, args: list[str], lang: str) -> Place:
                     last=len(spots),
                 )
             )
-        x, y = spot.x, spot.y
-    elif cell_match:
-        x, y = int(cell_match[1]), int(cell_match[2])
-    else:
+        return spot.x, spot.y
+    cell_match = CELL.match(where)
+    if cell_match is None:
         raise Refused(
             tr(lang, "“{text}” is not a spot number or x,y coordinates.", text=where[:20])
         )
-    if (x, y) in game.board.cells:
-        raise Refused(tr(lang, "The cell {x},{y} is already taken.", x=x, y=y))
-    if (x, y) not in game.board.frontier():
-        raise Refused(tr(lang, "A tile must touch another tile: {x},{y} touches none.", x=x, y=y))
-    fits = next((s.rotations for s in spots if (s.x, s.y) == (x, y)), ())
-    hand = Tile.parse(game.hand(game.turn) or "")
+    return int(cell_match[1]), int(cell_match[2])
+
+
+def _fitting(
+    x: int, y: int, rotation: int | None, fits: tuple[int, ...], hand: Tile, lang: str
+) -> int:
+    """The rotation to play: the one typed if the tile fits so, else the only one that fits."""
     if rotation is None:
         if len(fits) != 1:
             if not fits:
                 raise Refused(tr(lang, "Your tile fits at {x},{y} in no rotation.", x=x, y=y))
             raise Refused(
-                tr(
-                    lang,
-                    "Say which rotation: {turns}.",
-                    turns=", ".join(str(r) for r in fits),
-                )
+                tr(lang, "Say which rotation: {turns}.", turns=", ".join(str(r) for r in fits))
             )
-        rotation = fits[0]
+        return fits[0]
     if not any(hand.rotated(r) == hand.rotated(rotation) for r in fits):
         raise Refused(
             tr(
@@ -108,4 +125,4 @@ def target(game: Game, args: list[str], lang: str) -> Place:
                 turns=", ".join(str(r) for r in fits) or "-",
             )
         )
-    return Place(x, y, rotation)
+    return rotation
