@@ -130,10 +130,22 @@ def test_bluff_doubted_rewards_the_nearest_doubter() -> None:
     assert kinds(game) == [("east", "move")]
 
 
-def test_partners_are_not_asked_in_the_team_game() -> None:
-    game = small_game(["RR", "KK", "GG", "KK"], hands=[["2H"], [], ["4T"], ["5C"]], teams=True)
+def test_partners_are_not_asked_in_the_team_game_of_the_first_edition() -> None:
+    """Games begun before the rules followed the text keep their rules (edition 1)."""
+    game = small_game(
+        ["RR", "KK", "GG", "KK"], hands=[["2H"], [], ["4T"], ["5C"]], teams=True, rules=1
+    )
     game.play("north", "move RR:W")
     assert kinds(game) == [("west", "answer")]  # south is north's partner
+
+
+def test_partners_are_asked_like_everyone_in_the_team_game() -> None:
+    """ "il demande à tous les joueurs autour de la table, et dans l'ordre de jeu normal"."""
+    game = small_game(["RR", "KK", "GG", "KK"], hands=[["2H"], [], ["4T"], ["5C"]], teams=True)
+    game.play("north", "move RR:W")
+    assert kinds(game) == [("south", "answer")]  # east holds no card; south, the partner, next
+    game.play("south", "doubt")  # a partner may doubt: north told the truth, south pays
+    assert kinds(game) == [("west", "answer")]
 
 
 def test_a_successful_bluff_on_the_last_exile_plays_no_extra_turn() -> None:

@@ -148,7 +148,8 @@ async def test_an_empty_pavilion_takes_a_card_of_its_colour(
     chat = Chat()
     await open_stadt(service, chat, USERS)
     hands = [[], ["1H", "1T", "2H"], ["1C"]]
-    await store_position(store, position(3, ["RR", "KK", "GG"], hands=hands, piles={1: []}))
+    begun_before = position(3, ["RR", "KK", "GG"], hands=hands, piles={1: []}, rules=1)
+    await store_position(store, begun_before)  # the first edition: the take is compulsory
     user = await seats(store)
     north = user["north"]
     entered = chat.take(north, await service.command(who(north), "play RR W"))
@@ -159,6 +160,28 @@ async def test_an_empty_pavilion_takes_a_card_of_its_colour(
     took = await press(service, chat, north, chat.button(north, "vt", "3.1C").data)
     assert "The pavilion is empty: " in took.public[0].text
     assert "takes 1C (red coat) from" in took.public[0].text
+
+
+async def test_an_empty_pavilions_card_may_be_left_and_partners_are_spared(
+    service: GameService, store: Store
+) -> None:
+    """ "peut prendre une carte de vêtement de la même couleur dans le jeu d'un autre joueur";
+    in the team game only an opponent's."""
+    chat = Chat()
+    await open_stadt(service, chat, [*USERS, "dan"], "teams")
+    hands = [[], ["1H"], ["1C"], ["1T"]]  # south is north's partner
+    game = position(4, ["RR", "KK", "GG", "KK"], hands=hands, piles={1: []}, teams=True)
+    await store_position(store, game)
+    north = (await seats(store))["north"]
+    entered = chat.take(north, await service.command(who(north), "play RR W"))
+    menu = only_message(entered.private)
+    assert "you may take a card of its colour from an opponent" in menu.text
+    assert sorted(c.data.rsplit(":", 1)[1] for c in menu.choices) == ["2.1H", "4.1T"]
+    left = await press(service, chat, north, chat.button(north, "va", "pass").data)
+    said = f"The pavilion is empty: {north.capitalize()} takes no card from the others."
+    assert left.ok and said in left.public[0].text
+    table = await table_of(store)
+    assert table is not None and load_game(table).hands[0] == ()
 
 
 async def test_the_tenth_exile_is_announced_and_then_an_entry_takes_every_card(

@@ -16,6 +16,7 @@ from engine.verbotene_stadt.cards import ALL_CARDS
 from engine.verbotene_stadt.events import (
     CardTaken,
     FateRolled,
+    FirstPlayerChosen,
     GameEnded,
     NothingTaken,
     OfficialExiled,
@@ -57,7 +58,7 @@ def test_two_to_four_players(players: int) -> None:
 
 
 def test_bribes_are_simultaneous_then_the_first_player_rolls_the_blue_die() -> None:
-    game = Game(3, seed=5)
+    game = Game(3, seed=5, rules=1)  # the first edition: the first player known from the deal
     first = game.players[game.first]
     assert game.play("south", "bribe RB").events[0].kind == "bribe"
     assert kinds(game) == [("north", "bribe"), ("east", "bribe")]
@@ -215,7 +216,7 @@ def test_a_shared_bribe_gives_the_card_to_the_briber_farthest_from_the_mover() -
 def test_an_empty_pavilion_gives_a_card_of_its_colour_from_another_seat() -> None:
     piles: dict[int, list[str]] = {1: []}
     hands = [[], ["1H", "1C", "2C"], ["1T"]]
-    game = small_game(["RR", "KK", "GG"], hands=hands, piles=piles)
+    game = small_game(["RR", "KK", "GG"], hands=hands, piles=piles, rules=1)  # compulsory then
     game.play("north", "move RR:W")
     assert kinds(game) == [("north", "take")]
     legal = [str(a) for a in game.legal_actions("north")]
@@ -428,3 +429,57 @@ def test_a_position_whose_last_official_enters_ends_there() -> None:
     game = small_game(["RR", "RR"], officials={"RR": (4, 0)})
     game.play("north", "move RR:W")
     assert game.is_over and game.winners == ["east"]  # east, after north, took the card
+
+
+def test_nobody_knows_who_starts_until_every_opening_bribe_is_in() -> None:
+    """Bribes in secret, then the first player (the large fate die rolled in turn: the first red
+    face starts), then the blue die."""
+    for seed in range(12):
+        game = Game(4, seed=seed)
+        assert all(game.view(seat).mover is None for seat in (None, *game.players))
+        for seat in game.players[:-1]:
+            events = game.play(seat, "bribe RB").events
+            assert not any(e.kind in ("first", "open", "turn") for e in events)
+            assert game.view(seat).mover is None
+        events = game.play(game.players[-1], "bribe GY").events
+        assert [e.kind for e in events] == ["bribe", "first", "open", "turn"]
+        first = events[1]
+        assert isinstance(first, FirstPlayerChosen)
+        faces = [face for _, face in first.rolls]
+        assert all(face == "black" for face in faces[:-1]) and faces[-1] != "black"
+        rollers = [seat for seat, _ in first.rolls]
+        assert rollers == [game.players[i % 4] for i in range(len(rollers))]
+        assert first.seat == rollers[-1] == game.view(None).mover
+        opened = events[2]
+        assert isinstance(opened, PavilionOpened) and opened.seat == first.seat
+        assert kinds(game) == [(first.seat, "move")]
+
+
+def test_an_empty_pavilions_card_may_be_left() -> None:
+    """ "le joueur qui amène un fonctionnaire dans le pavillon vide peut prendre une carte"."""
+    hands = [[], ["1H", "1C", "2C"], ["1T"]]
+    game = small_game(["RR", "KK", "GG"], hands=hands, piles={1: []})
+    game.play("north", "move RR:W")
+    assert kinds(game) == [("north", "take")]
+    legal = [str(a) for a in game.legal_actions("north")]
+    assert legal == ["take 2 1H", "take 2 1C", "take 3 1T", "pass"]
+    events = game.play("north", "pass").events
+    assert NothingTaken("north", "empty") in events
+    assert game.hands == [(), ("1H", "1C", "2C"), ("1T",)]
+
+
+def test_in_the_team_game_an_empty_pavilion_takes_from_the_opponents_only() -> None:
+    hands = [[], ["1H"], ["1C"], ["1T"]]  # south is north's partner
+    game = small_game(["RR", "KK", "GG", "KK"], hands=hands, piles={1: []}, teams=True)
+    game.play("north", "move RR:W")
+    legal = [str(a) for a in game.legal_actions("north")]
+    assert legal == ["take 2 1H", "take 4 1T", "pass"]
+
+
+def test_from_the_tenth_exile_an_empty_pavilion_takes_every_card_of_the_opponents() -> None:
+    """ "toutes les trois cartes de vêtement qui venaient de ce pavillon chez les adversaires"."""
+    ten = ("YR", "YY", "YB", "YG", "YK", "BR", "BY", "BB", "BG", "BK")
+    hands = [[], ["1H"], ["1C"], ["1T"]]
+    game = small_game(["RR", "KK", "GG", "KK"], hands=hands, piles={1: []}, teams=True, exiled=ten)
+    game.play("north", "move RR:W")
+    assert sorted(game.hands[0]) == ["1H", "1T"] and game.hands[2] == ("1C",)

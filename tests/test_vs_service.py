@@ -148,7 +148,9 @@ async def test_moves_typed_liberally(service: GameService, store: Store) -> None
     reply = await service.command(who(north), "play rr w")
     assert reply.ok, reply.private
     text = reply.public[0].text
-    assert "moves RR (red hat, red robe) ← into the open pavilion!" in text
+    # where from, how far, which pavilion (it was a chain of arrows)
+    moved = "moves RR (red hat, red robe) from 4,1 in one slide to pavilion 1 (red): "
+    assert moved + "into the open pavilion!" in text
     assert "Bribes revealed: " in text and "takes 1" in text
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.verbotene_stadt import dice
 from engine.verbotene_stadt.board import Board, Square
-from engine.verbotene_stadt.game import Game
+from engine.verbotene_stadt.game import RULES, Game
 
 # Pavilion 1 in the north-west corner, its only door to the east; pavilion 2 in the south-east
 # corner, doors north and west. An official at 4,0 sliding W enters pavilion 1 when it is open.
@@ -35,6 +35,7 @@ def small_game(
     mover: int = 0,
     seed: int = 0,
     teams: bool = False,
+    rules: int = RULES,
 ) -> Game:
     """A game on the small board; by default RR at 4,0 (one slide W from pavilion 1), KK at
     2,2 and GG at 0,1."""
@@ -50,6 +51,7 @@ def small_game(
         mover=mover,
         seed=seed,
         teams=teams,
+        rules=rules,
         board=SMALL_BOARD,
     )
 

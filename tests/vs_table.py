@@ -11,6 +11,7 @@ from bot.store import Channel, Store
 from bot.table import Table
 from engine.verbotene_stadt import Game
 from engine.verbotene_stadt.board import Square
+from engine.verbotene_stadt.game import RULES
 from tests.tables import keep
 from tests.test_service import CHANNEL, table_of, who
 from tests.vs_driver import Chat
@@ -59,6 +60,8 @@ def position(
     exiled: Sequence[str] = (),
     officials: Mapping[str, Square] | None = None,
     seed: int = 0,
+    rules: int = RULES,
+    teams: bool = False,
 ) -> Game:
     """North to move with pavilion 1 open: RR one slide west from its door."""
     return Game.from_position(
@@ -71,6 +74,8 @@ def position(
         exiled=exiled,
         mover=0,
         seed=seed,
+        rules=rules,
+        teams=teams,
     )
 
 

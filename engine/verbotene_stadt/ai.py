@@ -337,7 +337,8 @@ class VerboteneStadtAI:
             pile = [f"{p}{piece}" for piece in "HCT" if f"{p}{piece}" not in held]
             rng.shuffle(pile)
             piles[p] = pile
-        mover = names.index(view.mover) if view.mover is not None else 0
+        # Before the first player is rolled for, any seat may turn out to be it.
+        mover = names.index(view.mover) if view.mover is not None else rng.randrange(len(names))
         game = Game.from_position(
             names,
             officials=view.officials,
@@ -350,6 +351,7 @@ class VerboteneStadtAI:
             seed=rng.getrandbits(63),
             teams=view.teams,
             board=obs.board,
+            rules=view.rules,
         )
         game.bribes = bribes
         game.open = view.open_pavilion

@@ -27,6 +27,16 @@ class PavilionOpened:
 
 
 @dataclass(frozen=True, slots=True)
+class FirstPlayerChosen:
+    """Once every opening bribe is in, the seats roll the large fate die in turn: the first
+    red face plays first. `rolls` is each roll, seat and face, in order."""
+
+    seat: str
+    rolls: tuple[tuple[str, str], ...]
+    kind: Literal["first"] = "first"
+
+
+@dataclass(frozen=True, slots=True)
 class TurnStarted:
     seat: str
     again: bool  # a believed bluff: the same seat plays a new turn
@@ -125,6 +135,7 @@ class GameEnded:
 
 Event = (
     BribeSet
+    | FirstPlayerChosen
     | PavilionOpened
     | TurnStarted
     | OfficialMoved

@@ -54,6 +54,7 @@ from .events import (
     CardTaken,
     Event,
     FateRolled,
+    FirstPlayerChosen,
     GameEnded,
     NothingTaken,
     OfficialExiled,
@@ -67,6 +68,13 @@ from .record import GameRecord
 from .view import LastMove, SeatView
 
 SEAT_NAMES = ("north", "east", "south", "west")
+# The edition of the rules a game follows (kept in its record, so a game keeps its rules).
+# 1: the first player known from the deal; an empty pavilion's card compulsory, from any seat;
+#    the mover's partner never asked to believe or doubt.
+# 2: the French rulebook's text (docs/rules-notes.md): the first player rolled for once every
+#    opening bribe is in; an empty pavilion's card optional, from the opponents only in the
+#    team game; every seat holding a card asked, partners included.
+RULES = 2
 MAX_MOVES = 4
 TEN_RULE = 10  # officials already exiled from which an entry takes every card
 LAST_EXILE = 15
@@ -103,8 +111,11 @@ class Game:
         seed: int | None = None,
         teams: bool = False,
         board: Board | None = None,
+        rules: int = RULES,
     ) -> None:
         seats = tuple(SEAT_NAMES[:players]) if isinstance(players, int) else tuple(players)
+        if rules not in (1, 2):
+            raise ValueError(f"no edition {rules} of the rules: 1 or 2")
         if not 2 <= len(seats) <= 4:
             raise ValueError("Die Verbotene Stadt is played by 2, 3 or 4 players")
         if len(set(seats)) != len(seats) or not all(seats):
@@ -125,7 +136,9 @@ class Game:
             pile = [f"{p}{piece}" for piece in "HCT"]
             rng.shuffle(pile)
             self.piles[p] = tuple(pile)
-        self.first = rng.randrange(len(seats))
+        self.first = rng.randrange(len(seats))  # edition 1's first player, from the deal
+        self.rules = rules
+        self.first_known = rules == 1  # edition 2 rolls for the first player after the bribes
         self.hands: list[tuple[str, ...]] = [() for _ in seats]
         self.bribes: list[str | None] = [None] * len(seats)
         self.exiled: list[str] = []
@@ -164,6 +177,7 @@ class Game:
         seed: int = 0,
         teams: bool = False,
         board: Board | None = None,
+        rules: int = RULES,
     ) -> Game:
         """A game at the start of `mover`'s turn (seat index), for tests, puzzles and analysis.
 
@@ -173,7 +187,7 @@ class Game:
         the exile terrace. If a bribe is missing, the game first waits for the bribes, then
         `mover` plays.
         """
-        game = cls(players, seed=seed, teams=teams, board=board)
+        game = cls(players, seed=seed, teams=teams, board=board, rules=rules)
         n = len(game.players)
         at = {parse_official(code): (int(x), int(y)) for code, (x, y) in officials.items()}
         out = [parse_official(code) for code in exiled]
@@ -214,6 +228,7 @@ class Game:
         game.bribes = list(chosen)
         game.open = open_pavilion
         game.first = game.mover = mover
+        game.first_known = True
         game.deciding = {i: True for i, b in enumerate(chosen) if b is None}
         game.phase = "bribe" if game.deciding else "move"
         game.position = {
@@ -400,6 +415,8 @@ class Game:
             return
         self.revealed.clear()
         if self.entered is None:  # the start: the first player rolls the blue die
+            if not self.first_known:
+                self._choose_first(events)
             if self.open is None:
                 self._open_pavilion(self.mover, events)
             self._start_turn(self.mover, False, events)
@@ -408,6 +425,21 @@ class Game:
         again, self.again = self.again, False
         nxt = self.mover if again else (self.mover + 1) % len(self.players)
         self._start_turn(nxt, again, events)
+
+    def _choose_first(self, events: list[Event]) -> None:
+        """The seats roll the large fate die in turn, from the first seat: the first red face
+        (a dragon or a pavilion is red too) plays first."""
+        rolls: list[tuple[str, str]] = []
+        seat = 0
+        while True:
+            face = dice.fate(self.seed, self._roll(), 2)
+            rolls.append((self.players[seat], face))
+            if face != "black":
+                break
+            seat = (seat + 1) % len(self.players)
+        self.first = self.mover = seat
+        self.first_known = True
+        events.append(FirstPlayerChosen(self.players[seat], tuple(rolls)))
 
     def _start_turn(self, index: int, again: bool, events: list[Event]) -> None:
         self.phase = "move"
@@ -484,7 +516,8 @@ class Game:
         if self.bluff_in_play():
             n = len(self.players)
             order = [(self.mover + k) % n for k in range(1, n)]
-            asking = tuple(i for i in order if self.hands[i] and i != self.partner(self.mover))
+            partner = self.partner(self.mover) if self.rules == 1 else None
+            asking = tuple(i for i in order if self.hands[i] and i != partner)
             entry = Entry(code, pavilion, ten_rule, asking)
             if asking:
                 self.entry = entry
@@ -551,9 +584,11 @@ class Game:
             self.hands[receiver] = sort_cards((*self.hands[receiver], *taken))
             events.extend(CardTaken(name, card, None, "entry") for card in taken)
             return
-        others = tuple(i for i in range(len(self.players)) if i != receiver)
+        partner = self.partner(receiver) if self.rules > 1 else None  # opponents only
+        others = tuple(i for i in range(len(self.players)) if i not in (receiver, partner))
         if not entry.ten_rule:
-            self.takes.append(PendingTake(receiver, "empty", others, entry.pavilion))
+            optional = self.rules > 1  # "peut prendre": the entrant may take a card
+            self.takes.append(PendingTake(receiver, "empty", others, entry.pavilion, optional))
             return
         colour = str(entry.pavilion)
         found = [(s, c) for s in others for c in self.hands[s] if c[0] == colour]
@@ -655,9 +690,10 @@ class Game:
         return SeatView(
             players=list(self.players),
             teams=self.teams,
+            rules=self.rules,
             seat=seat,
             to_act=[(t.seat, t.kind) for t in self.to_act],
-            mover=None if self.is_over else self.players[self.mover],
+            mover=None if self.is_over or not self.first_known else self.players[self.mover],
             moves_made=self.moves_made,
             officials=dict(sorted(self.at.items())),
             open_pavilion=self.open,
@@ -710,6 +746,7 @@ def to_record(game: Game) -> GameRecord:
         board=None if game.board == Board.default() else game.board.to_text(),
         actions=list(game.log),
         snapshot=snapshot(game),
+        rules=game.rules,
     )
 
 
@@ -718,7 +755,13 @@ def fresh(record: GameRecord) -> Game:
     try:
         board = None if record.board is None else Board.parse(record.board)
         if record.position is None:
-            return Game(record.players, seed=record.seed, teams=record.teams, board=board)
+            return Game(
+                record.players,
+                seed=record.seed,
+                teams=record.teams,
+                board=board,
+                rules=record.rules,
+            )
         p = record.position
         return Game.from_position(
             record.players,
@@ -732,6 +775,7 @@ def fresh(record: GameRecord) -> Game:
             seed=record.seed,
             teams=record.teams,
             board=board,
+            rules=record.rules,
         )
     except (ValueError, KeyError, TypeError, IndexError) as err:
         raise CorruptRecord(f"bad start: {err}") from None

@@ -25,3 +25,4 @@ class GameRecord(BaseModel):
     board: str | None = None  # board text, when not the engine's own board
     actions: list[tuple[str, str]] = Field(default_factory=list)
     snapshot: dict[str, Any]
+    rules: int = 1  # the edition of the rules (game.RULES); records made before it: 1

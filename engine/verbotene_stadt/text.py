@@ -13,6 +13,7 @@ from .events import (
     CardTaken,
     Event,
     FateRolled,
+    FirstPlayerChosen,
     GameEnded,
     NothingTaken,
     OfficialExiled,
@@ -29,6 +30,9 @@ def describe(event: Event) -> str:
     """One line for an event, secrets left out as the events leave them out."""
     if isinstance(event, BribeSet):
         return f"{event.seat} {'keeps the bribe' if event.kept else 'bribes an official'}"
+    if isinstance(event, FirstPlayerChosen):
+        rolls = ", ".join(f"{seat} {face}" for seat, face in event.rolls)
+        return f"the large fate die, rolled in turn: {rolls}; {event.seat} plays first"
     if isinstance(event, PavilionOpened):
         return f"{event.seat} rolls the blue die: pavilion {event.pavilion} is open"
     if isinstance(event, TurnStarted):

@@ -103,13 +103,14 @@ class VerboteneStadt:
         return Game.parse_action(text)
 
     def begin_text(self, at: At, game: Game) -> str:
+        """Who plays first is rolled for once every opening bribe is in (`FirstPlayerChosen`)."""
         seats = ", ".join(at.mention(seat) for seat in game.players)
         text = tr(
             at.lang,
-            "The game begins! Seats in turn order: {seats}. {first} plays first. Everyone now "
-            "bribes an official in secret: see your private message.",
+            "The game begins! Seats in turn order: {seats}. Everyone now bribes an official "
+            "in secret (see your private message); then the large fate die decides who plays "
+            "first.",
             seats=seats,
-            first=at.name(game.players[game.mover]),
         )
         if game.teams:
             text += " " + texts.teams_text(at, game)

@@ -113,4 +113,10 @@ def _take_text(at: At, game: Game) -> str:
     if reason == "reward":
         doubter = at.name(game.players[take.sources[0]]) if take is not None else "-"
         return tr(lang, "{who} doubted you wrongly: take one of their cards.", who=doubter)
-    return tr(lang, "The pavilion is empty: take a card of its colour from another player.")
+    if take is None or not take.optional:  # a game begun under the first edition's rules
+        return tr(lang, "The pavilion is empty: take a card of its colour from another player.")
+    if game.teams:
+        return tr(
+            lang, "The pavilion is empty: you may take a card of its colour from an opponent."
+        )
+    return tr(lang, "The pavilion is empty: you may take a card of its colour from another player.")

@@ -14,7 +14,9 @@ from engine.verbotene_stadt.events import (
     BribeSet,
     BribesRevealed,
     CardTaken,
+    Event,
     FateRolled,
+    FirstPlayerChosen,
     GameEnded,
     NothingTaken,
     OfficialExiled,
@@ -44,6 +46,8 @@ def describe(at: At, result: ActionResult) -> list[str]:
     for event in events:
         if isinstance(event, BribeSet):
             out.append(tr(lang, "{who} has made a secret choice.", who=at.name(event.seat)))
+        elif isinstance(event, FirstPlayerChosen):
+            out.append(_first(at, event))
         elif isinstance(event, PavilionOpened):
             out.append(
                 tr(
@@ -55,7 +59,7 @@ def describe(at: At, result: ActionResult) -> list[str]:
             )
         elif isinstance(event, OfficialMoved):
             mover = at.name(event.seat)
-            out.append(_moved(at, event))
+            out.append(_moved(at, event, _entered(events)))
         elif isinstance(event, FateRolled):
             out.append(_fate(at, event, mover))
         elif isinstance(event, TurnPassed):
@@ -79,20 +83,62 @@ def describe(at: At, result: ActionResult) -> list[str]:
         elif isinstance(event, CardTaken):
             out.append(_taken(at, event))
         elif isinstance(event, NothingTaken):
-            out.append(_nothing(at, event))
+            out.append(_nothing(at, event, passed=result.action == "pass"))
     return out
 
 
-def _moved(at: At, event: OfficialMoved) -> str:
+def _first(at: At, event: FirstPlayerChosen) -> str:
+    """Every opening bribe is in: who rolled what, and who plays first."""
+    rolls = ", ".join(
+        tr(at.lang, "{who} black", who=at.name(seat))
+        if face == "black"
+        else tr(at.lang, "{who} red", who=at.name(seat))
+        for seat, face in event.rolls
+    )
+    return tr(
+        at.lang,
+        "Every bribe is in. Who plays first? The large fate die, rolled in turn: {rolls}. "
+        "{who} plays first.",
+        rolls=rolls,
+        who=at.mention(event.seat),
+    )
+
+
+def _entered(events: list[Event]) -> int | None:
+    """The pavilion an entry in these events went into, if any."""
+    return next((e.pavilion for e in events if isinstance(e, OfficialExiled)), None)
+
+
+def _moved(at: At, event: OfficialMoved, pavilion: int | None) -> str:
+    """A move as a reader can follow it: from where to where, in how many slides (the image
+    draws the path)."""
+    lang = at.lang
     values = {
         "who": at.name(event.seat),
-        "official": official(at.lang, event.official),
-        "slides": words.slides(event.slides),
+        "official": official(lang, event.official),
+        "start": f"{event.start[0]},{event.start[1]}",
     }
+    n = len(event.slides)
     if event.end is None:
-        return tr(at.lang, "{who} moves {official} {slides} into the open pavilion!", **values)
-    x, y = event.end
-    return tr(at.lang, "{who} moves {official} {slides} to {x},{y}.", x=x, y=y, **values)
+        values["pavilion"] = words.pavilion(lang, pavilion) if pavilion is not None else "-"
+        if n == 1:
+            return tr(
+                lang,
+                "{who} moves {official} from {start} in one slide to {pavilion}: into the open "
+                "pavilion!",
+                **values,
+            )
+        return tr(
+            lang,
+            "{who} moves {official} from {start} in {n} slides to {pavilion}: into the open "
+            "pavilion!",
+            n=n,
+            **values,
+        )
+    values["end"] = f"{event.end[0]},{event.end[1]}"
+    if n == 1:
+        return tr(lang, "{who} moves {official} from {start} to {end} in one slide.", **values)
+    return tr(lang, "{who} moves {official} from {start} to {end} in {n} slides.", n=n, **values)
 
 
 def _fate(at: At, event: FateRolled, mover: str) -> str:
@@ -196,10 +242,12 @@ def _taken(at: At, event: CardTaken) -> str:
     return tr(lang, "{who} takes {card} from {source}.", source=source, **values)
 
 
-def _nothing(at: At, event: NothingTaken) -> str:
+def _nothing(at: At, event: NothingTaken, passed: bool) -> str:
     who = at.name(event.seat)
     if event.reason == "dragon":
         return tr(at.lang, "{who} takes no card for the dragon.", who=who)
+    if event.reason == "empty" and passed:
+        return tr(at.lang, "The pavilion is empty: {who} takes no card from the others.", who=who)
     if event.reason == "empty":
         return tr(at.lang, "The pavilion is empty and nobody holds a card of its colour.", who=who)
     return tr(at.lang, "{who} gets no card: there is none to take.", who=who)
