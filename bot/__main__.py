@@ -49,11 +49,11 @@ async def serve(settings: Settings) -> None:
         if settings.discord_token is not None:
             from .discord import run as run_discord
 
-            jobs.append(run_discord(settings, service))
+            jobs.append(run_discord(settings, service, health=health))
         if settings.telegram_token is not None:
             from .telegram import run as run_telegram
 
-            jobs.append(run_telegram(settings, service))
+            jobs.append(run_telegram(settings, service, health=health))
         try:
             if jobs:
                 log.info("starting %d platform(s)", len(jobs))

@@ -12,8 +12,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BeforeValidator, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = ["Duration", "Language", "LogLevel", "Settings", "parse_duration"]
 
@@ -57,6 +57,20 @@ def _positive(value: timedelta) -> timedelta:
 Duration = Annotated[timedelta, BeforeValidator(parse_duration)]
 
 
+def parse_ids(value: Any) -> Any:
+    """ "0,1" or "2 3" in a `.env` file: a list of shard ids; blank: unset."""
+    if isinstance(value, str):
+        words = value.replace(",", " ").split()
+        return [int(word) for word in words] if words else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [value]
+    return value
+
+
+# NoDecode: pydantic-settings would otherwise read the value as JSON first.
+ShardIds = Annotated[list[int] | None, NoDecode, BeforeValidator(parse_ids)]
+
+
 class Settings(BaseSettings):
     """Everything the bot reads from its environment; see `.env.example`."""
 
@@ -69,8 +83,15 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     discord_guild_id: int | None = None  # a development server whose commands update at once
+    discord_api_base: str = "https://discord.com/api/v10"  # a stand-in Discord for tests
+    discord_shard_count: int | None = Field(default=None, ge=1)  # else Discord's advice
+    discord_shard_ids: ShardIds = None  # this process's shards ("0,1"); else all of them
     telegram_token: SecretStr | None = None
     telegram_base_url: str = "https://api.telegram.org/bot"
+    telegram_webhook_url: str | None = None  # public https URL; unset: long polling
+    telegram_webhook_secret: SecretStr | None = None  # the header Telegram sends back
+    telegram_webhook_listen: str = "127.0.0.1"
+    telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
     redis_url: SecretStr | None = None
     data_dir: Path = Path("data")
     default_language: Language = Language.EN
@@ -90,6 +111,9 @@ class Settings(BaseSettings):
         "telegram_token",
         "redis_url",
         "discord_guild_id",
+        "discord_shard_count",
+        "telegram_webhook_url",
+        "telegram_webhook_secret",
         "bot_iterations",
         "ops_port",
         mode="before",
@@ -101,12 +125,31 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("telegram_base_url")
+    @field_validator("telegram_base_url", "discord_api_base")
     @classmethod
     def _http_url(cls, value: str) -> str:
         if not value.startswith(("http://", "https://")):
             raise ValueError("must be an http(s) URL")
+        return value.rstrip("/")
+
+    @field_validator("telegram_webhook_url")
+    @classmethod
+    def _webhook_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http(s) URL")
         return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        ids = self.discord_shard_ids
+        if ids is not None:
+            if self.discord_shard_count is None:
+                raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT")
+            if any(not 0 <= i < self.discord_shard_count for i in ids) or len(set(ids)) < len(ids):
+                raise ValueError("DISCORD_SHARD_IDS must be distinct, from 0 to the count - 1")
+        if self.telegram_webhook_url is not None and self.telegram_webhook_secret is None:
+            raise ValueError("TELEGRAM_WEBHOOK_URL needs TELEGRAM_WEBHOOK_SECRET")
+        return self
 
     @field_validator("default_language", mode="before")
     @classmethod

@@ -8,7 +8,10 @@ ephemeral interaction response), so tests can check that hidden things stay hidd
 
 Interactions are built from raw gateway payloads and fed to
 `ConnectionState.parse_interaction_create`, exactly as the gateway does; `dispatch` then waits
-for the tasks discord.py starts for them.
+for the tasks discord.py starts for them. A bot in another process connects to the fake's
+gateway instead (`GET /gateway/bot`, a websocket): it says HELLO, takes IDENTIFY with
+`[shard_id, shard_count]`, answers READY and heartbeats, and `send` delivers each interaction
+on the shard Discord would: `(guild_id >> 22) % shard_count`, DMs on shard 0.
 """
 
 from __future__ import annotations
@@ -147,6 +150,10 @@ class FakeDiscord:
         self.unwritable: set[int] = set()  # channels where the bot may not post
         self.commands: list[Json] = []
         self.server: TestServer | None = None
+        self.recommended_shards = 1  # what GET /gateway/bot advises
+        self.shards: dict[int, web.WebSocketResponse] = {}  # shard id -> its open gateway
+        self.identified: list[tuple[int, int]] = []  # every IDENTIFY's [shard_id, shard_count]
+        self.sequence = itertools.count(2)
         self.base = ""
         self._old_base = discord.http.Route.BASE
 
@@ -154,6 +161,7 @@ class FakeDiscord:
     async def start(self) -> str:
         app = web.Application()
         app.router.add_route("*", API + "/{tail:.*}", self._handle)
+        app.router.add_get("/gateway", self._gateway)
         self.server = TestServer(app)
         await self.server.start_server()
         self.base = str(self.server.make_url(API))
@@ -163,6 +171,8 @@ class FakeDiscord:
 
     async def close(self) -> None:
         discord.http.Route.BASE = self._old_base
+        for socket in list(self.shards.values()):
+            await socket.close()
         if self.server is not None:
             await self.server.close()
 
@@ -179,6 +189,8 @@ class FakeDiscord:
         body, files = await _read_body(request)
         parts = path.strip("/").split("/")
         method = request.method
+        if method == "GET" and path in ("/gateway/bot", "/gateway"):
+            return _json(self._gateway_info())
         if method == "GET" and path == "/users/@me":
             return _json({**self.bot.payload(), "bot": True})
         if method == "GET" and path == "/oauth2/applications/@me":
@@ -204,6 +216,67 @@ class FakeDiscord:
             return self._channel_message(int(parts[1]), body, files)
         self.unexpected.append((method, path))
         return _json({"code": 0, "message": "404: Not Found"}, status=404)
+
+    # ------------------------------------------------------------------ gateway
+    def _gateway_info(self) -> Json:
+        assert self.server is not None
+        url = str(self.server.make_url("/gateway")).replace("http://", "ws://")
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return {"url": url, "shards": self.recommended_shards, "session_start_limit": limit}
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        await socket.send_json({"op": 10, "d": {"heartbeat_interval": 41250}})
+        shard: int | None = None
+        async for frame in socket:
+            message = json.loads(frame.data)
+            if message["op"] == 1:  # heartbeat
+                await socket.send_json({"op": 11})
+            elif message["op"] == 2:  # identify
+                shard, count = message["d"].get("shard", [0, 1])
+                self.identified.append((shard, count))
+                self.shards[shard] = socket
+                await socket.send_json(self._ready(shard, count))
+            elif message["op"] == 6:  # resume: not kept here, so start a new session
+                await socket.send_json({"op": 9, "d": False})
+        if shard is not None and self.shards.get(shard) is socket:
+            del self.shards[shard]
+        return socket
+
+    def _ready(self, shard: int, count: int) -> Json:
+        data = {
+            "v": 10,
+            "user": {**self.bot.payload(), "bot": True},
+            "guilds": [],
+            "session_id": f"session-{shard}-{next(self.ids)}",
+            "resume_gateway_url": self._gateway_info()["url"],
+            "application": {"id": str(self.app_id), "flags": 0},
+            "shard": [shard, count],
+        }
+        return {"op": 0, "t": "READY", "s": 1, "d": data}
+
+    def shard_of(self, payload: Json) -> int:
+        """The shard Discord delivers this interaction on."""
+        count = max((c for _s, c in self.identified), default=1)
+        guild = payload.get("guild_id")
+        return (int(guild) >> 22) % count if guild is not None else 0
+
+    async def send(self, payload: Json) -> int:
+        """Deliver an INTERACTION_CREATE over the gateway, on its shard; returns the shard."""
+        shard = self.shard_of(payload)
+        socket = self.shards[shard]
+        event = {"op": 0, "t": "INTERACTION_CREATE", "s": next(self.sequence), "d": payload}
+        await socket.send_json(event)
+        return shard
+
+    def use_guild(self, shard: int, count: int) -> int:
+        """Make the next interactions come from a new guild (and channel) on this shard."""
+        guild = next(self.ids)
+        while (guild >> 22) % count != shard:
+            guild += 1 << 22
+        self.guild_id, self.channel_id = guild, next(self.ids)
+        return guild
 
     def _application(self) -> Json:
         return {

@@ -25,6 +25,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 from pydantic import SecretStr
 from telegram import Update
@@ -154,6 +155,7 @@ class FakeBotApi:
         self.migrated: dict[int, int] = {}  # group id -> the supergroup it became
         self.failing: dict[int, int] = {}  # chat id -> how many more calls fail with 502
         self.updates: list[dict[str, Any]] = []  # served by getUpdates
+        self.webhook: tuple[str, str | None] | None = None  # (url, secret) of setWebhook
         self._updates_ready = asyncio.Event()
         self._message_ids = itertools.count(1)
         self._update_ids = itertools.count(1)
@@ -298,7 +300,23 @@ class FakeBotApi:
         return 200, True
 
     async def _api_deleteWebhook(self, call: Call) -> tuple[int, Any]:
+        self.webhook = None
         return 200, True
+
+    async def _api_setWebhook(self, call: Call) -> tuple[int, Any]:
+        self.webhook = (call.params["url"], call.params.get("secret_token"))
+        return 200, True
+
+    async def post_webhook(
+        self, url: str, update: dict[str, Any], secret: str | None
+    ) -> tuple[int, str]:
+        """Deliver an update to a bot's webhook as Telegram does (the secret in its header)."""
+        headers = {} if secret is None else {"X-Telegram-Bot-Api-Secret-Token": secret}
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(url, json=update, headers=headers) as response,
+        ):
+            return response.status, await response.text()
 
     async def _api_getUpdates(self, call: Call) -> tuple[int, Any]:
         offset = int(call.params.get("offset", 0))

@@ -28,6 +28,13 @@ VARIABLES = [
     "BOT_ITERATIONS",
     "OPS_PORT",
     "OPS_HOST",
+    "DISCORD_API_BASE",
+    "DISCORD_SHARD_COUNT",
+    "DISCORD_SHARD_IDS",
+    "TELEGRAM_WEBHOOK_URL",
+    "TELEGRAM_WEBHOOK_SECRET",
+    "TELEGRAM_WEBHOOK_LISTEN",
+    "TELEGRAM_WEBHOOK_PORT",
 ]
 
 
@@ -113,9 +120,12 @@ def test_secrets_never_show_in_reprs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "discord-secret")
     monkeypatch.setenv("TELEGRAM_TOKEN", "123:telegram-secret")
     monkeypatch.setenv("REDIS_URL", "redis://:redis-secret@redis:6379/0")
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", "https://bot.example/tg")
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_SECRET", "webhook-secret")
     settings = Settings()
     for text in (repr(settings), str(settings), settings.model_dump_json()):
-        assert "secret" not in text.replace("SecretStr", "")
+        # The secret's field may be named, its value never.
+        assert "secret" not in text.replace("SecretStr", "").replace("webhook_secret", "")
 
 
 def test_dotenv_file_and_blank_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -141,3 +151,36 @@ def test_example_env_file_lists_every_variable() -> None:
     }
     assert set(VARIABLES) <= names
     assert set(VARIABLES) == {name.upper() for name in Settings.model_fields}
+
+
+def test_shards_of_a_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().discord_shard_ids is None  # every shard Discord advises
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "4")
+    monkeypatch.setenv("DISCORD_SHARD_IDS", "1, 3")
+    settings = Settings()
+    assert (settings.discord_shard_count, settings.discord_shard_ids) == (4, [1, 3])
+    for wrong in ("4", "1,1", "-1", "one"):
+        monkeypatch.setenv("DISCORD_SHARD_IDS", wrong)
+        with pytest.raises(ValidationError):
+            Settings()
+    monkeypatch.delenv("DISCORD_SHARD_COUNT")
+    monkeypatch.setenv("DISCORD_SHARD_IDS", "0")
+    with pytest.raises(ValidationError, match="DISCORD_SHARD_COUNT"):
+        Settings()
+
+
+def test_a_webhook_needs_its_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = Settings()
+    assert settings.telegram_webhook_url is None  # long polling
+    assert (settings.telegram_webhook_listen, settings.telegram_webhook_port) == (
+        "127.0.0.1",
+        8443,
+    )
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", "https://bot.example/tg")
+    with pytest.raises(ValidationError, match="TELEGRAM_WEBHOOK_SECRET"):
+        Settings()
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_SECRET", "s3cret")
+    assert Settings().telegram_webhook_url == "https://bot.example/tg"
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", "bot.example/tg")
+    with pytest.raises(ValidationError):
+        Settings()

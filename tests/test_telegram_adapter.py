@@ -58,6 +58,18 @@ class ScriptedService:
         self.dm_failures.append((platform, channel_id, user_id))
         return self.dm_reply
 
+    async def chat_moved(self, platform: str, old_id: str, new_id: str) -> bool:
+        return False
+
+    async def first_delivery(self, platform: str, update_id: int) -> bool:
+        return True
+
+    async def hold(self, job: str, holder: str, seconds: float) -> bool:
+        return True  # the only process: it polls
+
+    async def let_go(self, job: str, holder: str) -> None:
+        return None
+
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         self.polls += 1
         mine = [d for d in self.due if platform is None or d[0] == platform]

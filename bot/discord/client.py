@@ -13,8 +13,10 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import tasks
+from discord.gateway import DiscordWebSocket
 
 from bot.actor import Actor
 from bot.games import MODULES, GameInfo, NewOption, module
@@ -297,8 +299,13 @@ class FcCommands(app_commands.Group):
         await self._run(interaction, "back")
 
 
-class FcClient(discord.Client):
-    """The bot. Holds no game state: everything is asked of the service."""
+class FcClient(discord.AutoShardedClient):
+    """The bot. Holds no game state: everything is asked of the service.
+
+    Sharded: `shard_count` and `shard_ids` (unset: all the shards Discord recommends) say
+    which guilds' events this process receives; replies and notices go out over REST, so
+    any process can deliver to any channel or user.
+    """
 
     def __init__(
         self,
@@ -321,6 +328,18 @@ class FcClient(discord.Client):
         if deadline_seconds is not None:
             self.deadlines = tasks.loop(seconds=deadline_seconds)(self._deadline_tick)
 
+    async def launch_shards(self) -> None:
+        """discord.py asks Discord where its gateway is only when it picks the shard count
+        itself; ask always, so a given count connects to the gateway Discord names too."""
+        if self.shard_count is not None and not self.is_closed():
+            _count, url, _limit = await self.http.get_bot_gateway()
+            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        await super().launch_shards()
+
+    def connected(self) -> bool:
+        """Every shard of this process is connected (for `/healthz`)."""
+        return self.is_ready() and all(not s.is_closed() for s in self.shards.values())
+
     async def setup_hook(self) -> None:
         """Register the components of every message ever sent, sync commands, start deadlines."""
         self.add_dynamic_items(FcButton, FcSelect)
@@ -339,7 +358,11 @@ class FcClient(discord.Client):
     async def close(self) -> None:
         if self.deadlines is not None:
             self.deadlines.cancel()
-        await super().close()
+        if getattr(self, "_AutoShardedClient__queue", None) is None:
+            # Never started: AutoShardedClient.close needs the queue its start makes.
+            await discord.Client.close(self)
+        else:
+            await super().close()
 
     async def _deadline_tick(self) -> None:
         try:

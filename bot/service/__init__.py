@@ -35,6 +35,10 @@ from .context import Context
 __all__ = ["GameService"]
 
 
+# A platform retries an update it got no answer to within minutes; remember it for a day.
+SEEN_FOR = 24 * 3600.0
+
+
 class GameService:
     """The entry points the adapters call; the work is done by the modules above."""
 
@@ -129,6 +133,17 @@ class GameService:
     async def resume(self, platform: str, channel_id: str) -> Reply:
         """The table of a channel as it stands, and the prompts of those it waits for."""
         return await deadlines.resume(self.ctx, Channel.of(platform, channel_id))
+
+    async def first_delivery(self, platform: str, update_id: int) -> bool:
+        """True only the first time a platform's update reaches any process."""
+        return await self.store.first_delivery(platform, update_id, SEEN_FOR)
+
+    async def hold(self, job: str, holder: str, seconds: float) -> bool:
+        """Take or renew the lease of a job one process runs at a time (see `Store.hold`)."""
+        return await self.store.hold(job, holder, seconds)
+
+    async def let_go(self, job: str, holder: str) -> None:
+        await self.store.let_go(job, holder)
 
     async def restore_deadlines(self) -> int:
         """At start-up, every turn under way gets its deadlines again (see `deadlines`)."""

@@ -21,6 +21,7 @@ from .games import MAX_DATA_BYTES, Games
 from .keys import BUCKETS, Channel, ChatSettings, Deadline, GameRecord
 from .migration import CLAIMS_KEY, DEADLINES_KEY, Migration
 from .moving import Move
+from .once import Once
 from .scripts import ARCHIVE, CLAIM, CREATE, DONE, SAVE
 from .users import Users
 
@@ -52,7 +53,7 @@ __all__ = [
 _CREATE, _SAVE, _ARCHIVE, _CLAIM, _DONE = CREATE, SAVE, ARCHIVE, CLAIM, DONE
 
 
-class Store(Games, Deadlines, Chats, Users, Migration):
+class Store(Games, Deadlines, Chats, Users, Migration, Once):
     """Async access to the bot's Redis data. Holds only the connection: no game state.
 
     Built with `Store.from_url(url)`, it finds out on first use whether the URL names a

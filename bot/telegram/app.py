@@ -24,6 +24,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ExtBot,
+    MessageHandler,
     filters,
 )
 
@@ -153,6 +154,21 @@ class TelegramAdapter:
         await self._answer(query.answer())
         await self.deliver(reply, actor, user)
 
+    async def on_migrate(self, update: Update, context: Context) -> None:
+        """A group became a supergroup, with a new id: its table follows it (Telegram tells
+        both chats; the second call finds nothing left to move)."""
+        message = update.message
+        if message is None:
+            return
+        if message.migrate_to_chat_id is not None:
+            old, new = message.chat.id, message.migrate_to_chat_id
+        elif message.migrate_from_chat_id is not None:
+            old, new = message.migrate_from_chat_id, message.chat.id
+        else:
+            return
+        if await self.service.chat_moved(PLATFORM, str(old), str(new)):
+            log.info("a table followed its group from %s to %s", old, new)
+
     @staticmethod
     async def _answer(answering: Awaitable[bool]) -> None:
         # A query older than ~15 s cannot be answered any more, and a flood-limited answer
@@ -266,29 +282,6 @@ def build_application(
         CommandHandler("start", adapter.on_start, filters=only_messages & filters.ChatType.PRIVATE)
     )
     application.add_handler(CallbackQueryHandler(adapter.on_press))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, adapter.on_migrate))
     application.add_error_handler(_log_error)
     return application
-
-
-async def run(
-    settings: Settings, service: GameServiceApi, stop: asyncio.Event | None = None
-) -> None:
-    """Long-poll Telegram until `stop` is set (or the task is cancelled).
-
-    The lifecycle is spelled out instead of `run_polling()`, which wants its own event loop
-    while the service's Redis connection lives in the caller's.
-    """
-    application = build_application(settings, service)
-    async with application:  # initialize / shutdown
-        if application.post_init is not None:
-            await application.post_init(application)
-        await application.start()
-        assert application.updater is not None
-        await application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
-        try:
-            await (stop or asyncio.Event()).wait()
-        finally:
-            await application.updater.stop()
-            await application.stop()
-            if application.post_stop is not None:
-                await application.post_stop(application)

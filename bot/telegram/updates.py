@@ -1,0 +1,157 @@
+"""Where updates come from: long polling (the zero-configuration default, one process at a
+time) or a webhook (any number of processes behind one URL).
+
+Only one process may poll a bot (Telegram answers a second `getUpdates` with a conflict), so
+polling is held by a lease in Redis: a second process says so and waits, and takes over
+polling if the first one dies. A webhook may be served by many processes; Telegram retries an
+update it got no answer to, so each update is handled only the first time it is seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from typing import Final, Protocol
+from urllib.parse import urlsplit
+
+from telegram import Update
+from telegram.ext import ApplicationHandlerStop, TypeHandler
+
+from bot.config import Settings
+
+from .app import ALLOWED_UPDATES, Context, TelegramApp, build_application
+from .contract import PLATFORM, GameServiceApi
+
+__all__ = ["POLL_LEASE", "Coordinated", "run"]
+
+log = logging.getLogger(__name__)
+POLL_LEASE: Final = 30.0  # a dead poller's lease runs out after this; renewed every third
+
+
+class Coordinated(GameServiceApi, Protocol):
+    """The service, with what processes agree on through the store."""
+
+    async def first_delivery(self, platform: str, update_id: int) -> bool: ...
+
+    async def hold(self, job: str, holder: str, seconds: float) -> bool: ...
+
+    async def let_go(self, job: str, holder: str) -> None: ...
+
+
+def once_only(service: Coordinated) -> TypeHandler[Update, Context, None]:
+    """A first handler that stops an update seen before (by any process)."""
+
+    async def check(update: Update, context: Context) -> None:
+        if not await service.first_delivery(PLATFORM, update.update_id):
+            log.info("update %d came again: already handled", update.update_id)
+            raise ApplicationHandlerStop
+
+    return TypeHandler(Update, check)
+
+
+class Poller:
+    """Long polling under the lease: poll while holding it, wait for it otherwise."""
+
+    def __init__(self, application: TelegramApp, service: Coordinated) -> None:
+        self.application = application
+        self.service = service
+        self.holder = uuid.uuid4().hex
+        self.polling = False
+
+    async def run(self) -> None:
+        told = False
+        try:
+            while True:
+                held = await self._hold()
+                if held and not self.polling:
+                    assert self.application.updater is not None
+                    await self.application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+                    self.polling = True
+                    log.info("polling Telegram for updates")
+                elif not held and self.polling:  # lost it (Redis was away too long)
+                    await self._stop_polling()
+                elif not held and not told:
+                    log.warning(
+                        "another process polls Telegram: this one does not (it still sends "
+                        "reminders and turns); set TELEGRAM_WEBHOOK_URL to serve from many"
+                    )
+                    told = True
+                await asyncio.sleep(POLL_LEASE / 3)
+        finally:
+            await self._stop_polling()
+            with contextlib.suppress(Exception):
+                await self.service.let_go("telegram-poller", self.holder)
+
+    async def _hold(self) -> bool:
+        try:
+            return await self.service.hold("telegram-poller", self.holder, POLL_LEASE)
+        except Exception:
+            log.exception("could not renew the polling lease")
+            return False
+
+    async def _stop_polling(self) -> None:
+        if self.polling and self.application.updater is not None:
+            self.polling = False
+            await self.application.updater.stop()
+
+
+async def _serve_webhook(application: TelegramApp, settings: Settings) -> None:
+    assert settings.telegram_webhook_url is not None and application.updater is not None
+    secret = settings.telegram_webhook_secret
+    await application.updater.start_webhook(
+        listen=settings.telegram_webhook_listen,
+        port=settings.telegram_webhook_port,
+        url_path=urlsplit(settings.telegram_webhook_url).path.lstrip("/"),
+        webhook_url=settings.telegram_webhook_url,
+        secret_token=secret.get_secret_value() if secret is not None else None,
+        allowed_updates=ALLOWED_UPDATES,
+    )
+    log.info(
+        "Telegram webhook served on %s:%d",
+        settings.telegram_webhook_listen,
+        settings.telegram_webhook_port,
+    )
+
+
+async def run(
+    settings: Settings,
+    service: Coordinated,
+    stop: asyncio.Event | None = None,
+    health: object | None = None,
+) -> None:
+    """Serve Telegram until `stop` is set (or the task is cancelled).
+
+    The lifecycle is spelled out instead of `run_polling()` or `run_webhook()`, which want
+    their own event loop while the service's Redis connection lives in the caller's.
+    """
+    application = build_application(settings, service)
+    webhook = settings.telegram_webhook_url is not None
+    if webhook:
+        application.add_handler(once_only(service), group=-1)
+    async with application:  # initialize / shutdown
+        if application.post_init is not None:
+            await application.post_init(application)
+        await application.start()
+        updater = application.updater
+        assert updater is not None
+        poller = None if webhook else Poller(application, service)
+        add = getattr(health, "add", None)
+        if add is not None:
+            add("telegram", lambda: updater.running or (poller is not None and not poller.polling))
+        polling = None if poller is None else asyncio.create_task(poller.run(), name="fc-poller")
+        try:
+            if webhook:
+                await _serve_webhook(application, settings)
+            await (stop or asyncio.Event()).wait()
+        finally:
+            if polling is not None:
+                polling.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await polling
+            if updater.running:
+                await updater.stop()
+            await application.stop()
+            if application.post_stop is not None:
+                await application.post_stop(application)
