@@ -94,6 +94,26 @@ def parser() -> argparse.ArgumentParser:
         "--games", type=int, default=200, help="tile-game tables at once (default 200)"
     )
     bench.add_argument("--moves", type=int, default=300, help="timed single plays (default 300)")
+    load = sub.add_parser(
+        "load",
+        help="open-loop load over several bot processes; one JSON line of figures",
+        description="Play tables of both games with simulated players over several bot "
+        "processes (service, Redis, images), offering moves at a fixed rate, on a scratch "
+        "Redis of its own. Prints one JSON line of figures last.",
+    )
+    load.add_argument("--processes", type=int, default=2, help="bot processes (default 2)")
+    load.add_argument("--tables", type=int, default=1000, help="tables in flight (default 1000)")
+    load.add_argument(
+        "--rate", type=float, default=100, help="moves offered a second (default 100)"
+    )
+    load.add_argument("--seconds", type=float, default=30, help="length of the run (default 30)")
+    load.add_argument(
+        "--kill", action="store_true", help="SIGKILL one process halfway and count what it lost"
+    )
+    worker = sub.add_parser("load-worker", help=argparse.SUPPRESS)
+    worker.add_argument("--redis", required=True, help="the Redis URL the load run shares")
+    worker.add_argument("--port", type=int, required=True, help="where the driver asks")
+    worker.add_argument("--reminder", type=float, default=15.0, help="seconds to a reminder")
     return made
 
 
@@ -104,6 +124,27 @@ def main(argv: list[str] | None = None) -> int:
         from .bench import run as run_bench
 
         print(json.dumps(asyncio.run(run_bench(args.games, args.moves))))
+        return 0
+    if args.command == "load":
+        from .load.driver import measure
+
+        if min(args.processes, args.tables) < 1 or args.rate <= 0 or args.seconds <= 0:
+            print(
+                "fc-bot: --processes, --tables, --rate and --seconds must be positive",
+                file=sys.stderr,
+            )
+            return 2
+        figures = asyncio.run(
+            measure(args.processes, args.tables, args.rate, args.seconds, args.kill)
+        )
+        print(json.dumps(figures))
+        return 0
+    if args.command == "load-worker":
+        from .load.worker import serve as serve_worker
+
+        logging.basicConfig(level="WARNING")
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve_worker(args.redis, args.port, args.reminder))
         return 0
     settings = Settings()
     logging.basicConfig(

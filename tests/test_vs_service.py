@@ -252,6 +252,24 @@ async def test_a_bribe_button_of_an_earlier_round_is_out_of_date(
     assert "has made a secret choice" in kept.public[0].text and "KK" not in kept.public[0].text
 
 
+async def test_a_decision_after_a_reminder_does_not_remind_the_others_again_at_once(
+    store: Store, clock: Clock
+) -> None:
+    service = GameService(store, settings(), clock=clock, seeds=fixed_seeds())
+    chat = Chat()
+    await open_stadt(service, chat, USERS)  # all three owe their opening bribe
+    clock.now += 12 * 3600 + 1
+    [(_, _, reminded)] = await service.fire_due()
+    assert sorted(d.user_id for d in reminded.direct) == USERS
+    clock.now += 600
+    await press(service, chat, "ann", chat.button("ann", "vb", "GY").data)
+    clock.now += 1
+    assert await service.fire_due() == []  # Bob and Cid were reminded ten minutes ago
+    clock.now += 12 * 3600
+    [(_, _, again)] = await service.fire_due()
+    assert sorted(d.user_id for d in again.direct) == ["bob", "cid"]
+
+
 async def test_a_bribe_is_chosen_at_random_at_the_time_limit_and_told_privately(
     store: Store, clock: Clock
 ) -> None:

@@ -32,3 +32,15 @@ def turn_deadlines(ctx: Context, table: Table) -> dict[str, float | None]:
         else started + settings.turn_limit.total_seconds(),
         "bot": ctx.clock() + settings.bot_pause.total_seconds() if computers else None,
     }
+
+
+def saved_deadlines(ctx: Context, table: Table) -> dict[str, float | None]:
+    """The deadlines written with a decision. While the turn goes on (one of several seats
+    decided), a reminder whose time has passed has been sent, or is being sent: armed
+    again at that time it would remind the others at once a second time, so it comes one
+    interval from now instead."""
+    deadlines = turn_deadlines(ctx, table)
+    remind, now = deadlines["remind"], ctx.clock()
+    if remind is not None and remind <= now:
+        deadlines["remind"] = now + ctx.settings.reminder_after.total_seconds()
+    return deadlines

@@ -25,7 +25,7 @@ from ..replies import Direct, Message, Reply
 from ..store import Channel, ChatSettings, StoreUnavailable
 from ..table import Table, keep
 from .context import Context, Loaded, game_of, user_names, waiting, waiting_seats
-from .schedule import DEADLINE_KINDS, NEWS_AFTER, turn_deadlines
+from .schedule import DEADLINE_KINDS, NEWS_AFTER, saved_deadlines
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -170,7 +170,7 @@ async def after_action(
     # Everything the reply needs from Redis is read before the save, and the next turn's
     # deadlines go in the save itself: once the move is stored, nothing else can fail.
     chat = await ctx.store.chat_settings(channel)
-    await ctx.save(loaded, turn_deadlines(ctx, table) | news_owed(ctx))
+    await ctx.save(loaded, saved_deadlines(ctx, table) | news_owed(ctx))
     lines.append(game_module.next_text(at, game))
     told = {w.split(" ", 1)[0] for w in newly}
     if not forced:

@@ -1,0 +1,280 @@
+"""The load generator's driver: scratch Redis, worker processes, an open-loop offer of moves.
+
+Open loop: a move is offered every 1/R seconds whatever the answers take, to a table that
+has no move in flight, and its latency counts from when it was due, so a slow bot cannot
+hide its queue. Tables that end are replaced by new ones, so N stay in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import os
+import random
+import signal
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+from ..games import MODULES
+from ..redis_server import free_port, temporary_redis_server
+from ..store import CLAIM_LEASE, Channel, Store
+from .moves import PLATFORM
+from .worker import FIRED_KEY
+
+# Seconds: short enough that the tables a move skips for a while are reminded during a run
+# (tables are picked at random, so some wait several times the mean), so deadlines fire,
+# and are counted, all along.
+REMINDER_AFTER = 15.0
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+@dataclass
+class Worker:
+    process: asyncio.subprocess.Process
+    port: int
+    cpu_at_start: float = 0.0
+    cpu_used: float | None = None  # set when it is killed
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@dataclass
+class Run:
+    """What the driver counts."""
+
+    workers: list[Worker]
+    session: aiohttp.ClientSession
+    idle: list[str] = field(default_factory=list)  # tables with no move in flight
+    rng: random.Random = field(default_factory=lambda: random.Random(1))
+    acked: dict[str, int] = field(default_factory=dict)  # table -> version last acknowledged
+    ended: set[str] = field(default_factory=set)
+    latencies: list[float] = field(default_factory=list)
+    offered: int = 0
+    skipped: int = 0
+    errors: int = 0
+    interrupted: int = 0
+    killed: Worker | None = None
+    killed_at: float = 0.0
+    opened: int = 0
+    tables: int = 0  # in flight
+
+    def take(self) -> str:
+        """An idle table at random (swapped out of the list: no scan)."""
+        index = self.rng.randrange(len(self.idle))
+        self.idle[index], self.idle[-1] = self.idle[-1], self.idle[index]
+        return self.idle.pop()
+
+    def worker_for(self, table: str) -> Worker:
+        alive = [w for w in self.workers if w is not self.killed]
+        return alive[hash(table) % len(alive)]
+
+    async def post(self, worker: Worker, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        async with self.session.post(worker.url + path, json=body) as response:
+            answer: dict[str, Any] = await response.json()
+            return answer
+
+    async def open(self, index: int) -> None:
+        keys = list(MODULES)
+        name = f"t{index}"
+        await self.post(
+            self.worker_for(name), "/open", {"game": keys[index % len(keys)], "channel": name}
+        )
+        self.idle.append(name)
+
+    async def step(self, table: str, due: float) -> None:
+        worker = self.worker_for(table)
+        try:
+            answer = await self.post(worker, "/step", {"channel": table})
+        except (TimeoutError, aiohttp.ClientError):
+            if worker is self.killed:
+                self.interrupted += 1
+            else:
+                self.errors += 1
+            self.idle.append(table)
+            return
+        if "ok" in answer:
+            if answer["ok"]:
+                self.latencies.append(time.perf_counter() - due)
+                if answer["version"] is not None:
+                    self.acked[table] = int(answer["version"])
+            else:
+                self.errors += 1
+        if answer.get("over"):  # archived: a new table takes its place
+            self.ended.add(table)
+            self.acked.pop(table, None)
+            self.opened += 1
+            await self.open(1_000_000 + self.opened)
+            return
+        self.idle.append(table)
+
+
+async def start_worker(redis_url: str) -> Worker:
+    port = free_port()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "load-worker",
+        "--redis",
+        redis_url,
+        "--port",
+        str(port),
+        "--reminder",
+        str(REMINDER_AFTER),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    line = await asyncio.wait_for(process.stdout.readline(), 60)
+    if line.strip() != b"ready":
+        raise RuntimeError("a worker did not start")
+    return Worker(process, port)
+
+
+async def offer(run: Run, rate: float, seconds: float, kill: bool) -> float:
+    """Offer `rate` moves a second for `seconds`; returns when the last answer came."""
+    start = time.perf_counter()
+    tasks: set[asyncio.Task[None]] = set()
+    total = int(rate * seconds)
+    for index in range(total):
+        due = start + index / rate
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        if kill and run.killed is None and index >= total // 2:
+            kill_one(run)
+        run.offered += 1
+        if not run.idle:
+            run.skipped += 1
+            continue
+        task = asyncio.create_task(run.step(run.take(), due))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    if tasks:
+        await asyncio.gather(*tasks)
+    return time.perf_counter() - start
+
+
+def kill_one(run: Run) -> None:
+    victim = run.workers[0]
+    victim.cpu_used = cpu_seconds(victim.process.pid) - victim.cpu_at_start
+    victim.process.send_signal(signal.SIGKILL)
+    run.killed, run.killed_at = victim, time.time()
+
+
+async def drain(store: Store, run: Run) -> int:
+    """Wait for every deadline due by now to be fired (after a kill, until the dead
+    process's leases have run out and the others took them over); returns those still
+    overdue then: missed."""
+    until = time.time() + 3
+    if run.killed is not None:
+        until = max(until, run.killed_at + CLAIM_LEASE + 5)
+    cutoff = time.time()
+    while time.time() < until:
+        await asyncio.sleep(0.5)
+    return len(await store.due(cutoff, limit=1000))
+
+
+async def lost_moves(store: Store, run: Run) -> int:
+    lost = 0
+    for table, version in run.acked.items():
+        record = await store.load(Channel.of(PLATFORM, table))
+        if record is None:
+            lost += await store.last_archived(Channel.of(PLATFORM, table)) is None
+        elif record.version < version:
+            lost += 1
+    return lost
+
+
+async def table_bytes(store: Store, run: Run) -> int:
+    sizes = []
+    for table in list(run.acked)[:300]:
+        key = Channel.of(PLATFORM, table).game_key
+        used = await store.client.memory_usage(key, samples=0)
+        if used:
+            sizes.append(int(used))
+    return int(statistics.mean(sizes)) if sizes else 0
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1000, 1)
+
+
+async def measure(
+    processes: int, tables: int, rate: float, seconds: float, kill: bool
+) -> dict[str, Any]:
+    with temporary_redis_server() as server:
+        workers = [await start_worker(server.url) for _ in range(processes)]
+        store = Store.from_url(server.url)
+        await store.ping()
+        timeout = aiohttp.ClientTimeout(total=60)
+        connector = aiohttp.TCPConnector(limit=256)
+        try:
+            async with aiohttp.ClientSession(timeout=timeout, connector=connector) as session:
+                run = Run(workers, session, tables=tables)
+                opening = asyncio.Semaphore(8 * processes)
+
+                async def open_one(index: int) -> None:
+                    async with opening:
+                        await run.open(index)
+
+                await asyncio.gather(*(open_one(i) for i in range(tables)))
+                for worker in workers:
+                    worker.cpu_at_start = cpu_seconds(worker.process.pid)
+                elapsed = await offer(run, rate, seconds, kill)
+                cpu = sum(
+                    w.cpu_used
+                    if w.cpu_used is not None
+                    else cpu_seconds(w.process.pid) - w.cpu_at_start
+                    for w in workers
+                )
+                missed = await drain(store, run)
+                fired = collections.Counter(await store.client.lrange(FIRED_KEY, 0, -1))
+                figures = report(run, rate, seconds, elapsed, cpu)
+                figures |= {
+                    "redis_bytes_per_table": await table_bytes(store, run),
+                    "deadlines_fired": sum(fired.values()),
+                }
+                if kill:
+                    figures |= {
+                        "moves_lost": await lost_moves(store, run),
+                        "deadlines_missed": missed,
+                        "deadlines_twice": sum(1 for n in fired.values() if n > 1),
+                    }
+                return figures
+        finally:
+            await store.close()
+            for worker in workers:
+                if worker.process.returncode is None:
+                    worker.process.kill()
+                await worker.process.wait()
+
+
+def report(run: Run, rate: float, seconds: float, elapsed: float, cpu: float) -> dict[str, Any]:
+    moves = len(run.latencies)
+    latencies = run.latencies or [0.0]
+    return {
+        "processes": len(run.workers),
+        "tables": run.tables,
+        "offered_per_s": round(run.offered / seconds, 1),
+        "achieved_per_s": round(moves / elapsed, 1),
+        "p50_ms": percentile(latencies, 0.50),
+        "p99_ms": percentile(latencies, 0.99),
+        "max_ms": round(max(latencies) * 1000, 1),
+        "errors": run.errors,
+        "skipped": run.skipped,
+        "interrupted_by_kill": run.interrupted,
+        "games_finished": len(run.ended),
+        "cpu_ms_per_move": round(cpu * 1000 / max(1, moves), 2),
+    }

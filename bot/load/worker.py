@@ -1,0 +1,108 @@
+"""One bot process under load: the real service, store and images, asked over local HTTP.
+
+Simulated players decide with each game's stand-in (what a person would type), then the
+decision goes through `GameService.command` exactly as an adapter's would. Deadlines are
+fired every 100 ms, as adapters do every second; each one's completed work is logged in
+Redis (`load:fired`), so the driver can count a deadline fired twice or never.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from datetime import timedelta
+from typing import Any
+
+from aiohttp import web
+
+from ..actor import Actor
+from ..config import Settings
+from ..service import GameService
+from ..store import Channel, Connector, Deadline, Store
+from ..table import Table
+from .moves import PLATFORM, choose, open_table
+
+FIRED_KEY = "load:fired"  # completed deadlines: "member@due", one per completion
+
+
+class LoggingStore(Store):
+    """The store, logging each deadline whose work is done (by its original due time)."""
+
+    def __init__(self, client: Connector, **options: Any) -> None:
+        super().__init__(client, **options)
+        self.first_due: dict[str, float] = {}
+
+    async def lease(self, deadline: Deadline, until: float) -> Deadline | None:
+        claimed = await super().lease(deadline, until)
+        if claimed is not None:
+            self.first_due[claimed.token] = deadline.due
+        return claimed
+
+    async def done(self, claimed: Deadline) -> bool:
+        removed = await super().done(claimed)  # False if its work set it anew
+        due = self.first_due.pop(claimed.token, claimed.due)
+        client = await self._client()
+        await client.rpush(FIRED_KEY, f"{claimed.member}@{due!r}")
+        return removed
+
+
+class Worker:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.rng = random.Random()
+
+    async def open(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        await open_table(self.service, body["game"], body["channel"])
+        return web.json_response({"ok": True})
+
+    async def step(self, request: web.Request) -> web.Response:
+        """One simulated decision on a table: its stored version after it, or `over`."""
+        name = (await request.json())["channel"]
+        channel = Channel.of(PLATFORM, name)
+        record = await self.service.store.load(channel)
+        if record is None:
+            return web.json_response({"over": True})
+        table = Table.model_validate_json(record.data)
+        seat, text = table.module.visit(choose, table, self.rng)
+        user = table.user_of(seat).user_id
+        actor = Actor(PLATFORM, name, user, user.upper(), private=True)
+        reply = await self.service.command(actor, f"play {text}")
+        after = await self.service.store.load(channel)
+        return web.json_response(
+            {
+                "ok": reply.ok,
+                "images": sum(1 for m in [*reply.public, *reply.private] if m.image),
+                "version": None if after is None else after.version,
+                "over": after is None,
+            }
+        )
+
+    async def stats(self, request: web.Request) -> web.Response:
+        return web.json_response({"cpu_s": time.process_time()})
+
+    async def fire(self) -> None:
+        while True:
+            await self.service.fire_due(PLATFORM)
+            await asyncio.sleep(0.1)
+
+
+async def serve(redis_url: str, port: int, reminder_after: float) -> None:
+    """Serve until killed; prints "ready" once it listens."""
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        reminder_after=timedelta(seconds=reminder_after),
+        bot_pause=timedelta(0),
+    )
+    store = LoggingStore.from_url(redis_url)
+    worker = Worker(GameService(store, settings))
+    app = web.Application()
+    app.router.add_post("/open", worker.open)
+    app.router.add_post("/step", worker.step)
+    app.router.add_get("/stats", worker.stats)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    print("ready", flush=True)
+    await worker.fire()
