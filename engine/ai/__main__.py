@@ -1,4 +1,5 @@
-"""`python -m engine.ai arena --game G --players hard,greedy --games N`"""
+"""`python -m engine.ai arena --game G --players hard,greedy --games N`;
+`python -m engine.ai tournament --game G --cycles N`: the levels' ratings (tournament.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 
 from .arena import match
 from .players import KINDS
+from .tournament_cli import add_tournament, run_tournament
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,7 +21,10 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--games", type=int, default=20)
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument("--jobs", type=int, default=1)
+    add_tournament(sub)
     args = parser.parse_args(argv)
+    if args.command == "tournament":
+        return run_tournament(args)
     kinds = [k.strip() for k in args.players.split(",")]
     bad = [k for k in kinds if k not in KINDS]
     if bad or not 2 <= len(kinds) <= 4 or args.games < 1:

@@ -11,10 +11,12 @@ import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
 from .players import Player, game_ai
+from .protocol import GameAI
+from .search import Budget
 
 
 @dataclass(slots=True)
@@ -34,9 +36,25 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_one(game_name: str, kinds: Sequence[str], index: int, seed: int) -> GameOutcome:
-    """Game `index` of a match: slot i sits at seat (i + index) mod n."""
-    ai = game_ai(game_name)
+class Uncapped:
+    """A game's AI whose levels search their whole iteration budget, with no wall-clock cap."""
+
+    def __init__(self, ai: GameAI) -> None:
+        self._ai = ai
+
+    def levels(self) -> dict[str, Budget]:
+        return {k: replace(b, max_seconds=math.inf) for k, b in self._ai.levels().items()}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ai, name)
+
+
+def play_one(
+    game_name: str, kinds: Sequence[str], index: int, seed: int, capped: bool = True
+) -> GameOutcome:
+    """Game `index` of a match: slot i sits at seat (i + index) mod n. `capped=False` lifts the
+    levels' time cap, so that the game depends on the seed alone, even on a busy machine."""
+    ai = game_ai(game_name) if capped else cast(GameAI, Uncapped(game_ai(game_name)))
     n = len(kinds)
     game = ai.new_game(n, seed)
     seats = list(game.players)
