@@ -15,8 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from .players import Player, game_ai
-from .protocol import GameAI
-from .search import Budget
+from .protocol import Budget, GameAI
 
 
 @dataclass(slots=True)

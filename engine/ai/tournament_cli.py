@@ -22,8 +22,8 @@ def add_tournament(sub: Any) -> None:
     p.add_argument("--levels", default=",".join(LEVELS_RATED), help="weakest first")
     p.add_argument("--sizes", help="table sizes played (default: 2 up to 4 or the levels)")
     p.add_argument("--cycles", type=int, default=1, help="rounds of every pairing and rotation")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0, help="the first deal (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="games played at once (default 1)")
     p.add_argument("--time-cap", action="store_true", help="the bot's wall-clock cap per decision")
 
 
