@@ -77,3 +77,17 @@ def test_the_title_is_forbidden_city_in_every_language(language: str) -> None:
             continue
         assert "verbotene stadt" not in text and "cité interdite" not in text, message.id
         assert "città proibita" not in text, message.id
+
+
+def test_one_coin_and_one_tile_are_singular_in_every_language() -> None:
+    from bot.games.forbidden_city.texts import coins_text, left_text
+
+    assert (coins_text("en", 1), coins_text("en", 0), coins_text("en", 12)) == (
+        "1 coin",
+        "0 coins",
+        "12 coins",
+    )
+    assert (left_text("en", 1), left_text("en", 2)) == ("1 tile left", "2 tiles left")
+    assert (coins_text("fr", 1), left_text("fr", 1)) == ("1 pièce", "1 tuile restante")
+    assert (coins_text("it", 1), left_text("it", 3)) == ("1 moneta", "3 tessere rimaste")
+    assert (coins_text("de", 1), left_text("de", 1)) == ("1 Münze", "noch 1 Plättchen")

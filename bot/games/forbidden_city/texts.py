@@ -63,15 +63,23 @@ def closed_text(at: At, event: RoomClosed) -> str:
     )
 
 
+def coins_text(lang: str, n: int) -> str:
+    return tr(lang, "1 coin") if n == 1 else tr(lang, "{n} coins", n=n)
+
+
+def left_text(lang: str, n: int) -> str:
+    return tr(lang, "1 tile left") if n == 1 else tr(lang, "{n} tiles left", n=n)
+
+
 def final_text(at: At, game: Game) -> str:
     assert game.ended is not None
     ranking = sorted(game.players, key=lambda c: -game.scores[c])
     scores = ", ".join(
         tr(
             at.lang,
-            "{who} {coins} coins (bonus {bonus})",
+            "{who} {coins} (bonus {bonus})",
             who=at.name(c),
-            coins=game.scores[c],
+            coins=coins_text(at.lang, game.scores[c]),
             bonus=game.ended.bonus[c],
         )
         for c in ranking
@@ -84,11 +92,11 @@ def status_text(at: At, game: Game, waited: str) -> str:
     seats = "; ".join(
         tr(
             at.lang,
-            "{colour} {who}: {coins} coins, {left} tiles left",
+            "{colour} {who}: {coins}, {left}",
             colour=tr(at.lang, colour),
             who=at.name(colour),
-            coins=game.scores[colour],
-            left=game.tiles_left(colour),
+            coins=coins_text(at.lang, game.scores[colour]),
+            left=left_text(at.lang, game.tiles_left(colour)),
         )
         for colour in game.players
     )
