@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).parent.parent
+
 POSITIONS = Path(__file__).parent / "positions"
 
 
@@ -99,3 +101,27 @@ def test_bench_prints_one_json_line() -> None:
     done = cli("bench", "--games", "3")
     figures = json.loads(done.stdout)
     assert figures["game_median_ms"] > 0 and figures["legal_moves_median_us"] > 0
+
+
+def test_play_prints_the_seed_it_was_given_and_a_seed_replays_the_game() -> None:
+    def played(*extra: str) -> str:
+        command = [sys.executable, "-m", "engine.forbidden_city", "play", "--quiet", *extra]
+        done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+        return done.stdout
+
+    first = played("--seed", "7")
+    assert first.splitlines()[0].endswith("seed 7")
+    assert played("--seed", "7") == first
+    unseeded = played()
+    seed = unseeded.splitlines()[0].rsplit(" ", 1)[1]
+    assert played("--seed", seed) == unseeded  # the header's seed plays that game again
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    for engine in ("engine.forbidden_city", "engine.verbotene_stadt"):
+        shell = f"{sys.executable} -m {engine} play --seed 3 | head -1"
+        done = subprocess.run(
+            shell, shell=True, capture_output=True, text=True, check=True, cwd=ROOT
+        )
+        assert done.stdout.count("\n") == 1
+        assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr

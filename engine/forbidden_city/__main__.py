@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -50,13 +51,15 @@ def _catalogue(players: int) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    rng = random.Random(args.seed)
+    # A seed the header prints, so a run without --seed can be played again with it.
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    rng = random.Random(seed)
     seats = ["purple", "yellow"] if args.players == 2 else ["purple", "yellow", "red", "blue"]
     seats = seats[: args.players]
     if args.random_seats:
         rng.shuffle(seats)
     game = Game(seats, start=args.start, seed=rng.getrandbits(32))
-    print(f"Forbidden City: {', '.join(seats)} ({args.start} side), seed {game.seed}")
+    print(f"Forbidden City: {', '.join(seats)} ({args.start} side), seed {seed}")
     while not game.is_over:
         seat = game.current
         move = choose_greedy(game, rng) if args.greedy else rng.choice(game.legal_moves())
@@ -87,12 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("catalogue", help="every seat's tiles")
     p.add_argument("--players", type=int, required=True)
     p = sub.add_parser("play", help="a whole game, the engine against itself")
-    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    p.add_argument("--start", default="beginner", choices=("beginner", "advanced"))
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--random-seats", action="store_true")
+    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4), help="seats (default 4)")
+    p.add_argument(
+        "--start", default="beginner", choices=("beginner", "advanced"), help="start tile side"
+    )
+    p.add_argument("--seed", type=int, default=None, help="the same seed plays the same game")
+    p.add_argument("--random-seats", action="store_true", help="seats in a random order")
     p.add_argument("--greedy", action="store_true", help="seats play greedily, not at random")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="only the final board and scores")
     p = sub.add_parser("bench", help="speed figures, one JSON line")
     p.add_argument("--games", type=int, default=200)
     p = sub.add_parser("simulate", help="catalogue calibration figures, one JSON line")
@@ -120,5 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def run_cli() -> int:
+    """`main`, quiet when its reader goes away (`| head`), as command-line tools are."""
+    try:
+        return main()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cli())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -147,5 +148,14 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def run_cli() -> int:
+    """`main`, quiet when its reader goes away (`| head`), as command-line tools are."""
+    try:
+        return main()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cli())
