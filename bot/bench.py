@@ -13,43 +13,22 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from .actor import Actor
 from .config import Settings
-from .games import DEFAULT, MODULES, GameInfo, GameModule, Playing, module
+from .games import DEFAULT, MODULES, GameInfo, module
+from .load.moves import choose, open_table
 from .redis_server import temporary_redis_server
 from .service import GameService
 from .store import Channel, Store
-from .table import Table, load_game
-
-G = TypeVar("G", bound=Playing)
-V = TypeVar("V")
-A = TypeVar("A")
-PLAYERS = ("a", "b", "c", "d")
+from .table import Table
 
 
 @dataclass(slots=True)
 class Figures:
     latencies: list[float] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
-
-
-def _choose(game_module: GameModule[G, V, A], table: Table, rng: random.Random) -> tuple[str, str]:
-    """A simulated player's decision: the seat that must act, and its action in notation."""
-    game = load_game(game_module, table)
-    seat = game.to_act[0].seat
-    return seat, str(game_module.stand_in(game, seat, rng))
-
-
-async def _open(service: GameService, game: GameInfo, channel: str) -> None:
-    """A started table with every seat taken by a player of its own."""
-    for user in PLAYERS[: game.max_players]:
-        actor = Actor("bench", channel, channel + user, user.upper())
-        reply = await service.command(actor, f"new {game.words[0]}" if user == "a" else "join")
-        assert reply.ok, reply.private
-    reply = await service.command(Actor("bench", channel, channel + "a", "A"), "start")
-    assert reply.ok, reply.private
 
 
 async def _step(service: GameService, channel: str, rng: random.Random) -> float | None:
@@ -59,7 +38,7 @@ async def _step(service: GameService, channel: str, rng: random.Random) -> float
     if record is None:
         raise LookupError(channel)
     table = Table.model_validate_json(record.data)
-    seat, text = table.module.visit(_choose, table, rng)
+    seat, text = table.module.visit(choose, table, rng)
     user = table.user_of(seat).user_id
     actor = Actor("bench", channel, user, user.upper(), private=True)
     start = time.perf_counter()
@@ -116,7 +95,7 @@ async def _session(url: str, game: GameInfo, tables: int, moves: int) -> dict[st
     service = GameService(store, Settings(_env_file=None))  # type: ignore[call-arg]
     names = [f"{game.words[0]}{i}" for i in range(tables)]
     for name in names:
-        await _open(service, game, name)
+        await open_table(service, game.key, name, "bench")
     played, elapsed = await _concurrent(service, names)
     figures = await _timed(service, names, moves)
     info = await store.client.info("memory")

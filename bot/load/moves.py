@@ -1,4 +1,5 @@
-"""What a simulated player does: open a table with a player in every seat, and decide."""
+"""What a simulated player does: open a table with a player in every seat, and decide
+(for `python -m bot load` and `python -m bot bench`)."""
 
 from __future__ import annotations
 
@@ -24,15 +25,17 @@ def choose(game_module: GameModule[G, V, A], table: Table, rng: random.Random) -
     return seat, str(game_module.stand_in(game, seat, rng))
 
 
-async def open_table(service: GameService, game_key: str, channel: str) -> None:
+async def open_table(
+    service: GameService, game_key: str, channel: str, platform: str = PLATFORM
+) -> None:
     """A started table of `game_key` with every seat taken by a player of its own."""
     game = module(game_key)
     for user in PLAYERS[: game.max_players]:
-        actor = Actor(PLATFORM, channel, channel + user, user.upper())
+        actor = Actor(platform, channel, channel + user, user.upper())
         text = f"new {game.words[0]}" if user == "a" else "join"
         reply = await service.command(actor, text)
         if not reply.ok:
             raise RuntimeError(f"{channel}: {text} refused")
-    reply = await service.command(Actor(PLATFORM, channel, channel + "a", "A"), "start")
+    reply = await service.command(Actor(platform, channel, channel + "a", "A"), "start")
     if not reply.ok:
         raise RuntimeError(f"{channel}: start refused")

@@ -20,6 +20,7 @@ from telegram import Update
 from telegram.ext import ApplicationHandlerStop, TypeHandler
 
 from bot.config import Settings
+from bot.ops import Health
 
 from .app import ALLOWED_UPDATES, Context, TelegramApp, build_application
 from .contract import PLATFORM, GameServiceApi
@@ -119,7 +120,7 @@ async def run(
     settings: Settings,
     service: Coordinated,
     stop: asyncio.Event | None = None,
-    health: object | None = None,
+    health: Health | None = None,
 ) -> None:
     """Serve Telegram until `stop` is set (or the task is cancelled).
 
@@ -137,9 +138,10 @@ async def run(
         updater = application.updater
         assert updater is not None
         poller = None if webhook else Poller(application, service)
-        add = getattr(health, "add", None)
-        if add is not None:
-            add("telegram", lambda: updater.running or (poller is not None and not poller.polling))
+        if health is not None:
+            health.add(
+                "telegram", lambda: updater.running or (poller is not None and not poller.polling)
+            )
         polling = None if poller is None else asyncio.create_task(poller.run(), name="fc-poller")
         try:
             if webhook:
