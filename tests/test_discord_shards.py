@@ -186,8 +186,11 @@ async def test_a_game_goes_on_across_two_processes_and_a_killed_one(
                 bots.kill(1)
                 bots.start(1)
                 await until(lambda: 1 in fake.shards, timeout=60)
+        channel_id = fake.channel_id
         # the table is gone once the last move is saved; its words follow from the outbox
-        await until(lambda: any("Game over" in m.content for m in fake.channel_messages(fake.channel_id)))
+        await until(
+            lambda: any("Game over" in post.content for post in fake.channel_messages(channel_id))
+        )
         await asyncio.sleep(1.0)  # room for a second delivery, which must not come
         posted = fake.channel_messages(fake.channel_id)
         assert sum("Game over" in m.content for m in posted) == 1
