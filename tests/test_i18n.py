@@ -40,7 +40,7 @@ def test_catalogue_is_complete_and_keeps_placeholders(language: str) -> None:
     missing = []
     for message in sorted(messages):
         entry = catalog.get(message)
-        if entry is None or not entry.string:
+        if entry is None or not entry.string or entry.fuzzy:  # a fuzzy one is never shown
             missing.append(message)
             continue
         translated = entry.string if isinstance(entry.string, str) else entry.string[0]

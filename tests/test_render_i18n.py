@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -93,7 +94,20 @@ def test_messages_are_what_pybabel_extracts() -> None:
     assert len(vs_texts.MESSAGES) == len(set(vs_texts.MESSAGES))
     for message in both:  # every placeholder is one of the names we fill
         message.format(
-            n=1, who="", winners="", x=0, y=0, tile="", value=0, paid="", coins="", bonus=0
+            n=1,
+            who="",
+            winners="",
+            x=0,
+            y=0,
+            tile="",
+            value=0,
+            paid="",
+            coins="",
+            bonus=0,
+            name="",
+            team=1,
+            a="",
+            b="",
         )
 
 
@@ -213,3 +227,37 @@ def test_tile_art_cache_stays_within_its_budget() -> None:
                 assert _art.total <= ART_CACHE_BYTES
     assert len(_art) < asked * 0.6  # it did drop some
     assert ART_CACHE_BYTES + TEXT_CACHE_BYTES < 30 << 20
+
+
+def test_a_preview_caption_speaks_of_a_move_not_played_yet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before Confirm, the header must not say the tile was placed, nor a room closed."""
+    import render.fonts as render_fonts
+    import render.forbidden_city.header as header
+
+    written: list[str] = []
+    real = render_fonts.stamp
+
+    def stamp(
+        image: Image.Image, xy: tuple[float, float], text: str, *args: object, **kw: object
+    ) -> None:
+        written.append(text)
+        real(image, xy, text, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(header, "stamp", stamp)
+    game = Game(2, seed=1)
+    rng = random.Random(1)
+    while True:  # a move that closes a room, so the caption has a room to speak of
+        closing = [
+            move
+            for move in game.legal_moves()
+            if isinstance(move, Place) and game.copy().play(move).closed
+        ]
+        if closing:
+            break
+        game.play(rng.choice(game.legal_moves()))
+    move = closing[0]
+    render.preview_png(game.view(game.current), move, {"purple": "Ann"})
+    caption = " ".join(written)
+    assert f"Not played yet: Ann would place a tile at {move.x},{move.y}." in caption
+    assert "It would close" in caption
+    assert "placed" not in caption and "Closed" not in caption

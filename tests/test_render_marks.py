@@ -291,3 +291,36 @@ def test_seats_have_the_design_colours_and_stay_apart() -> None:
         for b in seen:
             if a < b:
                 assert sum(abs(p - q) for p, q in zip(seen[a], seen[b], strict=True)) > 120, (a, b)
+
+
+def test_a_room_badge_never_covers_the_temple() -> None:
+    """Rooms beside the temple (seen: a pink room above it, "2 unpaid") once put their badge
+    over it. Games where such rooms close: no badge pixel lands on the temple's cell."""
+    seen = 0
+    for seed in (1, 3, 14):
+        game = Game(2 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            result = game.play(rng.choice(game.legal_moves()))
+            view = game.view(None)
+            temple = next(cell for cell in view.table if cell.kind == "temple")
+            tx, ty = temple.x, temple.y
+            beside = [
+                room
+                for room in result.closed
+                if any(abs(x - tx) + abs(y - ty) == 1 for x, y, _ in room.cells)
+            ]
+            if not beside:
+                continue
+            seen += 1
+            image = decode(render.table_png(view))
+            quiet = decode(render.table_png(view, highlight_last=False))
+            left, top, right, bottom = render.cell_box(view, tx, ty)
+            covered = [
+                (x, y)
+                for x in range(left, right)
+                for y in range(top, bottom)
+                if near(pixel(image, x, y), BADGE, 3) and not near(pixel(quiet, x, y), BADGE, 3)
+            ]
+            assert covered == [], (seed, len(view.moves), len(covered))
+    assert seen >= 3

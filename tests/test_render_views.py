@@ -13,6 +13,7 @@ import render.forbidden_city as render
 from engine.forbidden_city import Game, IllegalMove, Move, Place, Tile
 from engine.forbidden_city.preview import after
 from render.__main__ import played
+from render.forbidden_city.header import CAPTION_LINE, PAD
 from render.forbidden_city.images import PREVIEW_BAND, plan
 from render.forbidden_city.table import outline_width
 from tests.pixels import decode
@@ -96,14 +97,21 @@ def test_the_preview_is_the_table_the_move_makes_under_the_preview_band(seed: in
     game.play(move)
     assert not game.is_over
     table = decode(render.table_png(game.view(None), names))
-    top = plan(game.view(None), names).header_h
-    assert preview.width == table.width and preview.height == table.height + PREVIEW_BAND
-    # Same header: coins paid by the rooms it closes, whose turn is next, the caption.
-    header = (0, 0, table.width, top)
-    assert ImageChops.difference(preview.crop(header), table.crop(header)).getbbox() is None
+    played_plan = plan(game.view(None), names)
+    top = played_plan.header_h
+    shown = plan(after(mine, move), names, "preview")
+    lines = len(shown.caption) - len(played_plan.caption)
+    assert shown.header_h == top + lines * CAPTION_LINE  # only the caption may run longer
+    assert preview.width == table.width
+    assert preview.height == table.height + PREVIEW_BAND + lines * CAPTION_LINE
+    # Same entries: coins paid by the rooms it closes, whose turn is next; the caption speaks of
+    # a move not played yet, so it differs.
+    entries = (0, 0, table.width, top - len(played_plan.caption) * CAPTION_LINE - PAD // 2)
+    assert ImageChops.difference(preview.crop(entries), table.crop(entries)).getbbox() is None
     # Same board, but for the ring around the tile (dashed in the preview); the band's stripes
     # reach one row into the margin above the board.
-    board = preview.crop((0, top + PREVIEW_BAND + 1, preview.width, preview.height))
+    ptop = shown.header_h
+    board = preview.crop((0, ptop + PREVIEW_BAND + 1, preview.width, preview.height))
     changed = ImageChops.difference(board, table.crop((0, top + 1, table.width, table.height)))
     box = changed.getbbox()
     assert box is not None

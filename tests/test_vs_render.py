@@ -7,7 +7,7 @@ import io
 import random
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine.verbotene_stadt.game import Game
 from engine.verbotene_stadt.players import choose_simple
@@ -128,3 +128,156 @@ def test_the_png_is_small_and_readable() -> None:
     assert image.format == "PNG"
     assert image.width >= 900 and image.height >= 600
     assert len(png) < 250_000
+
+
+def _light(rgb: object) -> bool:
+    assert isinstance(rgb, tuple)
+    return all(c > 120 for c in rgb[:3])
+
+
+def test_the_board_is_numbered_along_x_and_y_as_the_menus_name_squares() -> None:
+    """Menus name squares `x,y`: a number stands above every column and left of every row."""
+    image = table_image(Game(2, seed=1).view(None), NAMES).convert("RGB")
+    for k in range(15):
+        x0, y0, x1, _ = square_box((k, 0))
+        above = [
+            image.getpixel((x, y)) for x in range(x0 + 8, x1 - 8) for y in range(y0 - 22, y0 - 6)
+        ]
+        assert any(_light(p) for p in above), f"no number over column {k}"
+        x0, y0, _, y1 = square_box((0, k))
+        left = [
+            image.getpixel((x, y)) for x in range(x0 - 24, x0 - 6) for y in range(y0 + 8, y1 - 8)
+        ]
+        assert any(_light(p) for p in left), f"no number left of row {k}"
+
+
+def test_every_pavilions_card_marks_keep_clear_of_its_walls() -> None:
+    """The marks of the cards left are what changes when a pile empties; they must lie inside
+    the pavilion, at least 7 pixels from any side that is a wall (pavilion 8 once touched it)."""
+    game = Game(2, seed=1)
+    board = game.board
+    full = game.view(None)
+    for number, squares in board.pavilions.items():
+        empty = full.model_copy(update={"pile_sizes": {**full.pile_sizes, number: 0}})
+        a = table_image(full, NAMES).convert("RGB")
+        b = table_image(empty, NAMES).convert("RGB")
+        box = ImageChops.difference(a, b).getbbox()
+        assert box is not None, number
+        left, top, right, bottom = box
+        for px, py in ((left, top), (right - 1, top), (left, bottom - 1), (right - 1, bottom - 1)):
+            inside = [sq for sq in squares if _within(square_box(sq), px, py)]
+            assert inside, (number, (px, py))
+            x0, y0, x1, y1 = square_box(inside[0])
+            sx, sy = inside[0]
+            gaps = {"N": py - y0, "S": y1 - py, "W": px - x0, "E": x1 - px}
+            steps = {"N": (0, -1), "S": (0, 1), "W": (-1, 0), "E": (1, 0)}
+            for side, (dx, dy) in steps.items():
+                if (sx + dx, sy + dy) not in squares:
+                    assert gaps[side] >= 7, (number, side, gaps[side])
+
+
+def _within(box: tuple[int, int, int, int], x: int, y: int) -> bool:
+    return box[0] <= x < box[2] and box[1] <= y < box[3]
+
+
+def test_a_one_square_move_is_framed_where_it_began_and_ended() -> None:
+    """A path of one square is a line hidden under the pawn: its two squares are framed."""
+    view = _midgame(11).view(None)
+    assert view.last_move is not None
+    code = view.last_move.official
+    start = view.officials[code]
+    step = next(
+        (x, y)
+        for x, y in ((start[0] + 1, start[1]), (start[0] - 1, start[1]), (start[0], start[1] + 1))
+        if (x, y) not in view.officials.values() and Game(2, seed=1).board.kind((x, y)) != "#"
+    )
+    moved = view.last_move.model_copy(update={"path": [start, step], "entered": None})
+    shown = view.model_copy(
+        update={"last_move": moved, "officials": {**view.officials, code: step}}
+    )
+    image = table_image(shown, NAMES).convert("RGB")
+    for sq in (start, step):
+        x0, y0, _, _ = square_box(sq)
+        # the frame's top side, left of the pawn
+        pixel = image.getpixel((x0 + 6, y0 + 3))
+        assert isinstance(pixel, tuple)
+        assert _is(pixel, "path"), (sq, pixel)
+
+
+class Drawn:
+    """Every text the table image writes, with its colour."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import render.fonts
+        import render.verbotene_stadt.table as table
+
+        self.texts: list[tuple[str, tuple[int, ...]]] = []
+        real = render.fonts.stamp
+
+        def stamp(
+            image: Image.Image,
+            xy: object,
+            text: str,
+            size: int,
+            fill: tuple[int, ...],
+            **kw: object,
+        ) -> None:
+            self.texts.append((text, fill))
+            real(image, xy, text, size, fill, **kw)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(table, "stamp", stamp)
+
+    def colour_of(self, text: str) -> tuple[int, ...]:
+        found = [fill for drawn, fill in self.texts if drawn == text]
+        assert found, (text, [drawn for drawn, _ in self.texts])
+        return found[0]
+
+
+def _team_game_over() -> Game:
+    game = Game(4, seed=4, teams=True)
+    rng = random.Random(1)
+    while not game.is_over:
+        turn = game.to_act[0]
+        game.play(turn.seat, choose_simple(game, turn.seat, rng))
+    return game
+
+
+def test_the_team_game_shows_partners_and_their_totals(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _team_game_over()
+    drawn = Drawn(monkeypatch)
+    table_image(game.view(None), NAMES)
+    north, east, south, west = game.players
+    points = dict(zip(game.players, (game.points()[s] for s in game.players), strict=True))
+    team1 = points[north] + points[south]
+    team2 = points[east] + points[west]
+    texts = [text for text, _ in drawn.texts]
+    for name in ("Ann · team 1", "Chloé · team 1", "Bob · team 2", "Dmitri · team 2"):
+        assert name in texts
+    assert f"Team 1 (Ann & Chloé): {team1} pts" in texts
+    assert f"Team 2 (Bob & Dmitri): {team2} pts" in texts
+
+
+def test_the_final_image_singles_out_the_winners_in_gold(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game(3, seed=2)
+    rng = random.Random(2)
+    while not game.is_over:
+        turn = game.to_act[0]
+        game.play(turn.seat, choose_simple(game, turn.seat, rng))
+    names = {"north": "Ann", "east": "Bob", "south": "Chloé"}
+    winners = set(game.ended.winners if game.ended else ())
+    assert winners and winners != set(game.players)
+    drawn = Drawn(monkeypatch)
+    table_image(game.view(None), names)
+    for seat in game.players:
+        gold = _is(drawn.colour_of(names[seat]), "gold")
+        assert gold == (seat in winners), seat
+
+
+def test_the_legend_says_what_roofs_and_yellow_and_grey_squares_mean(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn = Drawn(monkeypatch)
+    table_image(Game(2, seed=1).view(None), NAMES)
+    texts = [t for t, _ in drawn.texts]
+    assert "Roof: no official goes here" in texts
+    assert "From these squares a slide goes one square" in texts

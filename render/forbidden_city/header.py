@@ -49,9 +49,14 @@ def last_mover(view: SeatView) -> str:
 
 
 def last_move_text(
-    view: SeatView, names: Mapping[str, str] | None, tr: Translate = t.english
+    view: SeatView,
+    names: Mapping[str, str] | None,
+    tr: Translate = t.english,
+    *,
+    preview: bool = False,
 ) -> str:
-    """The last move in words, e.g. `Red placed a tile at 2,-1. Closed a pink room...`."""
+    """The last move in words, e.g. `Red placed a tile at 2,-1. Closed a pink room...`; for a
+    preview, a move not confirmed yet, in the conditional: `... would place a tile at 2,-1.`"""
     if not view.moves:
         first = name_of(names, view.players[0], tr)
         opening = {"beginner": t.START_BEGINNER, "advanced": t.START_ADVANCED}
@@ -59,17 +64,22 @@ def last_move_text(
     who = name_of(names, last_mover(view), tr)
     move = parse_move(view.moves[-1])
     if isinstance(move, Place):
-        parts = [tr(t.PLACED).format(who=who, x=move.x, y=move.y)]
+        placed = t.PLACING if preview else t.PLACED
+        parts = [tr(placed).format(who=who, x=move.x, y=move.y)]
     else:
         parts = [tr(t.DISCARDED).format(who=who, tile=view.played[-1])]
     last = len(view.moves) - 1
-    parts += [_closed_text(room, names, tr) for room in view.rooms if room.move == last]
+    rooms = [room for room in view.rooms if room.move == last]
+    parts += [_closed_text(room, names, tr, preview) for room in rooms]
     return " ".join(parts)
 
 
-def _closed_text(room: ClosedRoom, names: Mapping[str, str] | None, tr: Translate) -> str:
+def _closed_text(
+    room: ClosedRoom, names: Mapping[str, str] | None, tr: Translate, preview: bool
+) -> str:
     paid = [f"{name_of(names, seat, tr)} +{amount}" for seat, amount in room.paid.items() if amount]
-    message = t.CLOSED.get(room.colour, t.CLOSED["white"])
+    texts = t.WOULD_CLOSE if preview else t.CLOSED
+    message = texts.get(room.colour, texts["white"])
     return tr(message).format(value=room.value, paid=", ".join(paid) or tr(t.NOBODY_PAID))
 
 

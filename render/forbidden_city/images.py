@@ -87,7 +87,7 @@ def _status(seen: SeatView, names: Names, tr: Translate) -> str:
 
 
 def _caption_text(seen: SeatView, names: Names, view: View, tr: Translate) -> str:
-    text = last_move_text(seen, names, tr)
+    text = last_move_text(seen, names, tr, preview=view == "preview")
     if view == "end":
         text += " " + tr(t.END_HINT)
     elif view == "private":

@@ -53,6 +53,15 @@ CLOSED: Final = {
     "white": N_("Closed a white room worth {value}: {paid}."),
     "temple": N_("Closed the temple worth {value}: {paid}."),
 }
+# NOTE: caption of a preview, before the player confirms; {x},{y} are board coordinates.
+PLACING: Final = N_("Not played yet: {who} would place a tile at {x},{y}.")
+# NOTE: caption of a preview: a room the tile would close; {paid} as in "Closed a ... room".
+WOULD_CLOSE: Final = {
+    "green": N_("It would close a green room worth {value}: {paid}."),
+    "pink": N_("It would close a pink room worth {value}: {paid}."),
+    "white": N_("It would close a white room worth {value}: {paid}."),
+    "temple": N_("It would close the temple worth {value}: {paid}."),
+}
 # NOTE: the {paid} part of a closed room when no seat had an advisor in it.
 NOBODY_PAID: Final = N_("no advisors, unpaid")
 # NOTE: on a small badge over a closed room that paid nobody; keep it short.
@@ -89,6 +98,8 @@ MESSAGES: Final[tuple[str, ...]] = (
     PLACED,
     DISCARDED,
     *CLOSED.values(),
+    PLACING,
+    *WOULD_CLOSE.values(),
     NOBODY_PAID,
     UNPAID,
     PICK_HINT,

@@ -1,10 +1,12 @@
 """The Verbotene Stadt table image, drawn from a seat's view (or the public one), never a game.
 
-Layout: a title band; the 15 x 15 board on the left (walls, roofs, the eight pavilions with their
-number, colour and cards left, the open one ringed in gold, every official as a pawn in its robe
-colour with its hat on top and its two letters on it, the last move's path); on the right the
-dice just rolled, the exile terrace and each player's cards grouped as they score. A private image
-adds the seat's bribe, ringed on the board and named in the panel.
+Layout: a title band; the 15 x 15 board on the left with its x and y numbers (the squares menus
+name), walls, roofs, the eight pavilions with their number, colour and cards left, the open one
+ringed in gold, every official as a pawn in its robe colour with its hat on top and its two letters
+on it, the last move's path from its first square to its last; on the right the dice just rolled,
+the exile terrace, each player's cards grouped as they score (partners and their totals in the team
+game, the winners framed in gold at the end) and a legend of the squares. A private image adds the
+seat's bribe, ringed on the board and named in the panel.
 
 The static board (squares, walls, roofs) is drawn once per board and pasted; what changes is drawn
 on top, which keeps an image within a few milliseconds.
@@ -29,6 +31,7 @@ from . import texts as t
 
 CELL = 40
 MARGIN = 14
+AXIS = 22  # room for the x numbers above the board and the y numbers left of it
 TITLE_H = 52
 PANEL_W = 330
 PAWN_R = 15
@@ -40,7 +43,7 @@ Names = Mapping[str, str] | None
 
 
 def board_origin() -> tuple[int, int]:
-    return MARGIN, TITLE_H + MARGIN
+    return MARGIN + AXIS, TITLE_H + MARGIN + AXIS
 
 
 def square_box(sq: Square) -> tuple[int, int, int, int]:
@@ -56,8 +59,8 @@ def _centre(sq: Square) -> tuple[int, int]:
 
 
 def size(board: Board) -> tuple[int, int]:
-    w = MARGIN * 3 + board.width * CELL + PANEL_W
-    h = TITLE_H + MARGIN * 2 + board.height * CELL
+    w = MARGIN * 3 + AXIS + board.width * CELL + PANEL_W
+    h = TITLE_H + MARGIN * 2 + AXIS + board.height * CELL
     return w, max(h, TITLE_H + 560)
 
 
@@ -103,6 +106,10 @@ def _static(board: Board) -> Image.Image:
         outline=pal.WALL,
         width=6,
     )
+    for x in range(board.width):
+        stamp(image, (ox + x * CELL + CELL // 2, oy - 9), str(x), 12, pal.MUTED, anchor="mb")
+    for y in range(board.height):
+        stamp(image, (ox - 9, oy + y * CELL + CELL // 2), str(y), 12, pal.MUTED, anchor="rm")
     return image
 
 
@@ -146,8 +153,13 @@ def _door(board: Board, sq: Square, pavilion: int) -> tuple[Square, str] | None:
 
 
 def _label_point(board: Board, number: int) -> tuple[int, int]:
-    """The middle of the pavilion's squares, where its number is written."""
-    centres = [_centre(sq) for sq in board.pavilions[number]]
+    """Where the pavilion's number and cards are written: the middle of its longest straight
+    row or column of squares (all of them for a square pavilion), clear of its walls."""
+    own = board.pavilions[number]
+    lines = [[sq for sq in own if sq[axis] == k] for axis in (0, 1) for k in {s[axis] for s in own}]
+    longest = max(len(line) for line in lines)
+    chosen = own if sum(len(line) == longest for line in lines) > 1 else max(lines, key=len)
+    centres = [_centre(sq) for sq in chosen]
     return (
         sum(x for x, _ in centres) // len(centres),
         sum(y for _, y in centres) // len(centres),
@@ -177,9 +189,13 @@ def draw_pawn(image: Image.Image, centre: tuple[int, int], code: str, radius: in
 def _draw_path(
     draw: ImageDraw.ImageDraw, path: Sequence[Square], door: tuple[Square, str] | None
 ) -> None:
-    """The last move: a line through the squares where it turned, a dot where it stopped; an
-    entry ends on the door it went through."""
+    """The last move: its first and last squares framed (a one-square move stays visible), a
+    line through the squares where it turned, a dot where it stopped; an entry ends on the door
+    it went through."""
     points = [_centre(sq) for sq in path]
+    for sq in (path[0], path[-1]) if len(path) >= 2 else ():
+        x0, y0, x1, y1 = square_box(sq)
+        draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=pal.PATH, width=3)
     if door is not None:
         x0, y0, x1, y1 = _edge(*door)
         points.append(((x0 + x1) // 2, (y0 + y1) // 2))
@@ -250,7 +266,7 @@ def table_image(
         cx, cy = _label_point(board, number)
         stamp(
             image,
-            (cx, cy - 6),
+            (cx, cy - 7),
             str(number),
             20,
             pal.ink_on(pal.light(colour)),
@@ -259,8 +275,8 @@ def table_image(
         )
         left = view.pile_sizes.get(number, 0)
         for k in range(3):
-            dx = cx - 10 + k * 10
-            box = (dx - 4, cy + 8, dx + 4, cy + 16)
+            dx = cx - 9 + k * 9
+            box = (dx - 3, cy + 6, dx + 3, cy + 12)
             if k < left:
                 draw.rectangle(box, fill=colour, outline=pal.WALL)
             else:
@@ -299,7 +315,7 @@ def _panel(
     image: Image.Image, view: SeatView, names: Names, tr: Translate, board: Board, bribe: str | None
 ) -> None:
     draw = ImageDraw.Draw(image)
-    left = MARGIN * 2 + board.width * CELL
+    left = MARGIN * 2 + AXIS + board.width * CELL
     top = TITLE_H + MARGIN
     draw.rounded_rectangle(
         (left, top, image.width - MARGIN, image.height - MARGIN), 10, fill=pal.PANEL
@@ -334,13 +350,41 @@ def _panel(
                 (cx - 11, cy - 9, cx + 11, cy + 13), outline=pal.MUTED, width=1
             )
     y += 78
-    # Players and their cards, grouped as they score
+    y = _players(image, view, names, tr, (x, y))
+    if view.teams:
+        y = _team_totals(image, view, names, tr, (x, y))
+    _legend(image, tr, (x, max(y + 4, image.height - MARGIN - 118)))
+    if bribe is not None:
+        stamp(image, (x, image.height - MARGIN - 44), tr(t.YOUR_BRIBE), 14, pal.BRIBE, bold=True)
+        draw_pawn(image, (x + 150, image.height - MARGIN - 36), bribe)
+
+
+def _team_of(view: SeatView, seat: str) -> int:
+    """1 or 2: partners sit opposite, so the first and third seats are team 1."""
+    return view.players.index(seat) % 2 + 1
+
+
+def _players(
+    image: Image.Image, view: SeatView, names: Names, tr: Translate, at: tuple[int, int]
+) -> int:
+    """Each player's name, points and cards grouped as they score; the winners framed in gold.
+    Returns the height reached."""
+    draw = ImageDraw.Draw(image)
+    x, y = at
+    right = image.width - MARGIN - 12
     for seat in view.players:
         name = _name(names, seat)
         points = view.points.get(seat, 0)
+        won = view.over and seat in view.winners
+        if won:
+            draw.rounded_rectangle(
+                (x - 6, y - 5, right + 6, y + CARD_H + 28), 6, outline=pal.OPEN, width=3
+            )
         if view.mover == seat and not view.over:
             draw.polygon([(x - 9, y + 3), (x - 2, y + 9), (x - 9, y + 15)], fill=pal.OPEN)
-        stamp(image, (x, y), name, 15, pal.TEXT, bold=True)
+        if view.teams:
+            name = tr(t.TEAM_MEMBER).format(name=name, team=_team_of(view, seat))
+        stamp(image, (x, y), name, 15, pal.OPEN if won else pal.TEXT, bold=True)
         stamp(
             image,
             (image.width - MARGIN - 12, y),
@@ -360,9 +404,41 @@ def _panel(
         if not groups:
             stamp(image, (x, y + 8), tr(t.NO_CARDS), 12, pal.MUTED)
         y += CARD_H + 12
-    if bribe is not None:
-        stamp(image, (x, image.height - MARGIN - 44), tr(t.YOUR_BRIBE), 14, pal.BRIBE, bold=True)
-        draw_pawn(image, (x + 150, image.height - MARGIN - 36), bribe)
+    return y
+
+
+def _team_totals(
+    image: Image.Image, view: SeatView, names: Names, tr: Translate, at: tuple[int, int]
+) -> int:
+    """One line a team: its partners and the points they add up to (what decides the game)."""
+    x, y = at
+    for first in view.players[:2]:
+        partner = view.players[view.players.index(first) + 2]
+        line = tr(t.TEAM_TOTAL).format(
+            team=_team_of(view, first),
+            a=_name(names, first),
+            b=_name(names, partner),
+            n=view.scores.get(first, 0),
+        )
+        won = view.over and first in view.winners
+        stamp(image, (x, y), line, 14, pal.OPEN if won else pal.TEXT, bold=True)
+        y += 22
+    return y
+
+
+def _legend(image: Image.Image, tr: Translate, at: tuple[int, int]) -> None:
+    """What the roofs and the yellow and grey squares mean, beside a sample of each."""
+    draw = ImageDraw.Draw(image)
+    x, y = at
+    draw.rectangle((x, y, x + 16, y + 16), fill=pal.ROOF)
+    for k in (y + 5, y + 12):
+        draw.line((x, k, x + 16, k), fill=pal.ROOF_LINE, width=2)
+    stamp(image, (x + 24, y + 8), tr(t.LEGEND_ROOF), 12, pal.MUTED, anchor="lm")
+    y += 24
+    draw.rectangle((x, y, x + 16, y + 16), fill=pal.START)
+    draw.rectangle((x + 20, y, x + 36, y + 16), fill=pal.GREY)
+    draw.line((x + 22, y + 14, x + 34, y + 2), fill=pal.START, width=3)
+    stamp(image, (x + 44, y + 8), tr(t.LEGEND_START), 12, pal.MUTED, anchor="lm")
 
 
 def encode(image: Image.Image) -> bytes:

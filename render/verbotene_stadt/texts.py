@@ -30,6 +30,14 @@ POINTS: Final = N_("{n} pts")
 NO_CARDS: Final = N_("no cards yet")
 # NOTE: the private image: the official this player secretly bribes.
 YOUR_BRIBE: Final = N_("Your bribe:")
+# NOTE: a player's name in the team game; {team} is 1 or 2 (partners share a number).
+TEAM_MEMBER: Final = N_("{name} · team {team}")
+# NOTE: the team game's score line; {a} and {b} are the partners' names, {n} their points together.
+TEAM_TOTAL: Final = N_("Team {team} ({a} & {b}): {n} pts")
+# NOTE: legend beside a roof square: officials never stand or pass there.
+LEGEND_ROOF: Final = N_("Roof: no official goes here")
+# NOTE: legend beside a yellow and a grey square.
+LEGEND_START: Final = N_("From these squares a slide goes one square")
 # NOTE: one letter on a clothing card for each piece: hat, coat, trousers.
 PIECE_LETTER: Final = {"H": N_("H"), "C": N_("C"), "T": N_("T")}
 
@@ -44,5 +52,9 @@ MESSAGES: Final[tuple[str, ...]] = (
     POINTS,
     NO_CARDS,
     YOUR_BRIBE,
+    TEAM_MEMBER,
+    TEAM_TOTAL,
+    LEGEND_ROOF,
+    LEGEND_START,
     *PIECE_LETTER.values(),
 )
