@@ -3,12 +3,12 @@ character, so that a name in any script a chat user may have is drawn (fonts/REA
 
 Shipping subsets keeps every image identical everywhere. Noto Sans covers Latin (extended),
 Greek and Cyrillic for player names and translated texts; then, character by character:
-subsets for Arabic, Hebrew, Devanagari, symbols (★♥☯①■✓...) and the common CJK characters
-(Chinese, Japanese, Korean), colour emoji from a sprite sheet (first when U+FE0F asks for
-it), the host's own Noto or DejaVu fonts when present, and last U+FFFD, a visible
-placeholder: never a .notdef box, never an empty name. Flags are written as their two letters
-(🇫🇷 as FR). A tiny Noto Sans CJK subset carries the 禁 of the seal and the 龍 of the dragons.
-Faces are loaded once per size.
+subsets for Arabic, Hebrew, Devanagari, Thai, Georgian, Armenian, Ethiopic, symbols
+(★♥☯①■✓...) and the common CJK characters (Chinese, Japanese, Korean), colour emoji from a
+sprite sheet (first when U+FE0F asks for it), the host's own Noto or DejaVu fonts when
+present, and last U+FFFD, a visible placeholder: never a .notdef box, never an empty name.
+Flags are written as their two letters (🇫🇷 as FR). A tiny Noto Sans CJK subset carries the 禁
+of the seal and the 龍 of the dragons. Faces are loaded once per size.
 """
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ FALLBACK_FILES: Final = (
     "NotoSansArabic-Bold-subset.woff2",
     "NotoSansHebrew-Bold-subset.woff2",
     "NotoSansDevanagari-Bold-subset.woff2",
+    "NotoSansThai-Bold-subset.woff2",
+    "NotoSansGeorgian-Bold-subset.woff2",
+    "NotoSansArmenian-Bold-subset.woff2",
+    "NotoSansEthiopic-Bold-subset.woff2",
     "NotoSansSymbols-Bold-subset.woff2",
     "NotoSansSymbols2-Regular-subset.woff2",
     "NotoSansCJKsc-Bold-subset.woff2",

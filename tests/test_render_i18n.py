@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,19 @@ import render.forbidden_city as render
 from engine.forbidden_city import Game, Place, Tile
 from engine.forbidden_city.catalogue import catalogue
 from render.__main__ import played
-from render.fonts import TEXT_CACHE_BYTES, font
+from render.fonts import (
+    FALLBACK_FILES,
+    PLACEHOLDER,
+    TEXT,
+    TEXT_CACHE_BYTES,
+    _covers,
+    _face_of,
+    _masks,
+    font,
+    runs,
+    stamp,
+    text_width,
+)
 from render.forbidden_city import palette as pal
 from render.forbidden_city.header import TITLE_H, last_move_text, name_of
 from render.forbidden_city.tiles import ART_CACHE_BYTES, cell_art, wall_width
@@ -159,7 +172,7 @@ def test_hand_caption_is_bright_for_the_seat_to_move_and_hand_needs_a_live_game(
 
 # ------------------------------------------------------------------------------ fonts
 
-NOTDEF_PROBE = "\u0e01"  # Thai: deliberately not in the subset
+NOTDEF_PROBE = "\ue000"  # Private Use: in no font, ours or the host's Noto and DejaVu
 
 
 def _glyph(char: str, bold: bool) -> bytes:
@@ -185,6 +198,59 @@ def test_a_cyrillic_name_is_drawn_not_boxed() -> None:
     assert ImageChops.difference(cyrillic, boxes).getbbox() is not None  # not .notdef boxes
     drawn = ImageChops.difference(cyrillic, unnamed).getbbox()
     assert drawn is not None and drawn[2] - drawn[0] > 40  # visible ink, a name's width
+
+
+def test_the_probe_is_in_no_font_and_drawn_as_the_placeholder() -> None:
+    assert runs(NOTDEF_PROBE * 3) == ((TEXT, PLACEHOLDER * 3),)
+
+
+@pytest.fixture
+def no_host_fonts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Only the shipped fonts: the host's (fonts-noto-core has Thai, Georgian...) hidden."""
+
+    def forget() -> None:  # what was found, and drawn, with the host's fonts
+        _face_of.cache_clear()
+        runs.cache_clear()
+        text_width.cache_clear()
+        _masks.clear()
+
+    monkeypatch.setattr("render.fonts._system_fonts", lambda: ())
+    forget()
+    yield
+    monkeypatch.undo()
+    forget()
+
+
+SHIPPED_NAMES = {  # a name, and the subset that must draw it
+    "thai": ("NotoSansThai-Bold-subset.woff2", "สมชาย"),
+    "thai marks": ("NotoSansThai-Bold-subset.woff2", "น้ำผึ้ง"),
+    "georgian": ("NotoSansGeorgian-Bold-subset.woff2", "გიორგი"),
+    "armenian": ("NotoSansArmenian-Bold-subset.woff2", "Արամ"),
+    "ethiopic": ("NotoSansEthiopic-Bold-subset.woff2", "አበበ"),
+}
+
+
+def _ink(text: str) -> Image.Image:
+    canvas = Image.new("RGB", (400, 60), (0, 0, 0))
+    stamp(canvas, (4, 30), text, 24, (255, 255, 255), bold=True, anchor="lm")
+    return canvas
+
+
+@pytest.mark.usefixtures("no_host_fonts")
+@pytest.mark.parametrize("script", list(SHIPPED_NAMES))
+def test_thai_georgian_armenian_and_ethiopic_names_are_drawn_by_the_shipped_fonts(
+    script: str,
+) -> None:
+    file, name = SHIPPED_NAMES[script]
+    assert file in FALLBACK_FILES
+    assert runs(name) == ((file, name),)  # one run, by our subset: no placeholder
+    for char in name:
+        assert _covers(file, char), f"{char!r} is .notdef in {file}"
+    image = _ink(name)
+    box = image.getbbox()
+    assert box is not None and box[2] - box[0] > 30  # visible ink, a name's width
+    for other in (PLACEHOLDER * len(name), NOTDEF_PROBE * len(name)):
+        assert ImageChops.difference(image, _ink(other)).getbbox() is not None, other
 
 
 # ------------------------------------------------------------------------------ memory

@@ -5,9 +5,13 @@
     python3 -m venv /tmp/ft && /tmp/ft/bin/pip install fonttools brotli pillow
     /tmp/ft/bin/python tools/build_fonts.py noto/usr/share/fonts
 
-Needs `pyftsubset` (fontTools, with brotli for WOFF2) and Pillow; neither fontTools nor this
-script is needed at run time. Debian bookworm: fonts-noto-core 20201225-1, fonts-noto-cjk
-1:20220127+repack1-1, fonts-noto-color-emoji 2.042-0+deb12u1. See render/fonts/README.md.
+or, to rebuild only some files (and need only their packages), name them after the folder:
+`... tools/build_fonts.py /usr/share/fonts NotoSansThai-Bold-subset.woff2`.
+
+Needs fontTools (its `pyftsubset`, run by this same Python; brotli for WOFF2) and Pillow;
+neither fontTools nor this script is needed at run time. Debian bookworm: fonts-noto-core
+20201225-1, fonts-noto-cjk 1:20220127+repack1-1, fonts-noto-color-emoji 2.042-0+deb12u1. See
+render/fonts/README.md.
 """
 
 from __future__ import annotations
@@ -34,6 +38,22 @@ SCRIPTS = {
         "truetype/noto/NotoSansDevanagari-Bold.ttf",
         "U+0020,U+00A0,U+0900-097F,U+A8E0-A8FF,U+1CD0-1CFF,U+200C-200D,U+25CC",
     ),
+    "NotoSansThai-Bold-subset.woff2": (
+        "truetype/noto/NotoSansThai-Bold.ttf",
+        "U+0020,U+00A0,U+0E00-0E7F,U+200C-200D,U+25CC",
+    ),
+    "NotoSansGeorgian-Bold-subset.woff2": (  # Mkhedruli, Asomtavruli, Mtavruli, Nuskhuri
+        "truetype/noto/NotoSansGeorgian-Bold.ttf",
+        "U+0020,U+00A0,U+10A0-10FF,U+1C90-1CBF,U+2D00-2D2F,U+200C-200D,U+25CC",
+    ),
+    "NotoSansArmenian-Bold-subset.woff2": (
+        "truetype/noto/NotoSansArmenian-Bold.ttf",
+        "U+0020,U+00A0,U+0530-058F,U+FB13-FB17,U+200C-200D,U+25CC",
+    ),
+    "NotoSansEthiopic-Bold-subset.woff2": (  # Ethiopic, its Supplement and both Extended
+        "truetype/noto/NotoSansEthiopic-Bold.ttf",
+        "U+0020,U+00A0,U+1200-137F,U+1380-139F,U+2D80-2DDF,U+AB00-AB2F,U+200C-200D,U+25CC",
+    ),
     "NotoSansSymbols-Bold-subset.woff2": (  # decorations popular in names: ★☆♥♡☯ ① ...
         "truetype/noto/NotoSansSymbols-Bold.ttf",
         "U+0020,U+00A0,U+2190-21FF,U+2300-23FF,U+2460-24FF,U+2600-26FF,U+2700-27BF",
@@ -43,7 +63,11 @@ SCRIPTS = {
         "U+0020,U+00A0,U+2190-21FF,U+2300-23FF,U+25A0-27BF,U+2B00-2BFF",
     ),
 }
+# Every OpenType feature, but for these: Ethiopic's kerning alone would triple its file (67 KB
+# with it, 22 KB without); its syllables are precomposed and its marks keep `mark`/`mkmk`.
+FEATURES = {"NotoSansEthiopic-Bold-subset.woff2": "calt,ccmp,mark,mkmk"}
 CJK_FILE = "NotoSansCJKsc-Bold-subset.woff2"
+EMOJI_FILES = ("emoji-32.png", "emoji-32.txt")
 EMOJI_TILE = 32
 EMOJI_COLUMNS = 40
 
@@ -69,7 +93,8 @@ def cjk_text() -> str:
 
 
 def subset(source: Path, output: str, *options: str) -> None:
-    command = ["pyftsubset", str(source), *options, *COMMON, f"--output-file={OUT / output}"]
+    command = [sys.executable, "-m", "fontTools.subset", str(source), *options, *COMMON]
+    command.append(f"--output-file={OUT / output}")
     subprocess.run(command, check=True)
 
 
@@ -102,19 +127,28 @@ def emoji_atlas(source: Path) -> None:
     (OUT / f"emoji-{EMOJI_TILE}.txt").write_text(lines, encoding="ascii")
 
 
-def main(fonts: str) -> None:
+def main(fonts: str, *only: str) -> None:
+    """Build every file into `OUT` from the font folder `fonts`, or only the files named."""
+    known = {*SCRIPTS, CJK_FILE, *EMOJI_FILES}
+    if unknown := set(only) - known:
+        sys.exit(f"not built here: {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+    wanted = set(only) or known
     root = Path(fonts)
     for output, (source, unicodes) in SCRIPTS.items():
-        subset(root / source, output, f"--unicodes={unicodes}", "--layout-features=*")
-    cjk = root / "opentype/noto/NotoSansCJK-Bold.ttc"
-    text = OUT / "cjk.txt.tmp"
-    text.write_text(cjk_text(), encoding="utf-8")
-    try:
-        subset(cjk, CJK_FILE, "--font-number=2", f"--text-file={text}", "--layout-features=")
-    finally:
-        text.unlink()
-    emoji_atlas(root / "truetype/noto/NotoColorEmoji.ttf")
+        if output in wanted:
+            features = FEATURES.get(output, "*")
+            subset(root / source, output, f"--unicodes={unicodes}", f"--layout-features={features}")
+    if CJK_FILE in wanted:
+        cjk = root / "opentype/noto/NotoSansCJK-Bold.ttc"
+        text = OUT / "cjk.txt.tmp"
+        text.write_text(cjk_text(), encoding="utf-8")
+        try:
+            subset(cjk, CJK_FILE, "--font-number=2", f"--text-file={text}", "--layout-features=")
+        finally:
+            text.unlink()
+    if wanted & set(EMOJI_FILES):
+        emoji_atlas(root / "truetype/noto/NotoColorEmoji.ttf")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], *sys.argv[2:])
