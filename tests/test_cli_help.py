@@ -8,7 +8,18 @@ from collections.abc import Callable
 import pytest
 
 from bot.__main__ import parser as bot_parser
+from engine.ai.__main__ import parser as ai_parser
+from engine.forbidden_city.__main__ import parser as forbidden_city_parser
+from engine.verbotene_stadt.__main__ import parser as verbotene_stadt_parser
 from render.__main__ import parser as render_parser
+
+PARSERS = {
+    "bot": bot_parser,
+    "render": render_parser,
+    "engine.forbidden_city": forbidden_city_parser,
+    "engine.verbotene_stadt": verbotene_stadt_parser,
+    "engine.ai": ai_parser,
+}
 
 
 def _silent(parser: argparse.ArgumentParser) -> list[str]:
@@ -23,6 +34,44 @@ def _silent(parser: argparse.ArgumentParser) -> list[str]:
     return missing
 
 
-@pytest.mark.parametrize("made", [bot_parser, render_parser])
+def _subcommands(parser: argparse.ArgumentParser) -> list[str]:
+    """The names of the command's subcommands, at every depth."""
+    names = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                names += [name, *(f"{name} {n}" for n in _subcommands(sub))]
+    return names
+
+
+@pytest.mark.parametrize("made", PARSERS.values(), ids=PARSERS.keys())
 def test_every_option_has_a_help_text(made: Callable[[], argparse.ArgumentParser]) -> None:
     assert _silent(made()) == []
+
+
+@pytest.mark.parametrize(
+    ("made", "commands"),
+    [
+        (forbidden_city_parser, ["score", "rotate", "catalogue", "play", "bench", "simulate"]),
+        (
+            verbotene_stadt_parser,
+            ["board", "moves", "reach", "score", "play", "simulate", "bench"],
+        ),
+        (ai_parser, ["arena", "tournament"]),
+    ],
+    ids=["engine.forbidden_city", "engine.verbotene_stadt", "engine.ai"],
+)
+def test_the_walk_reaches_every_engine_subcommand(
+    made: Callable[[], argparse.ArgumentParser], commands: list[str]
+) -> None:
+    assert _subcommands(made()) == commands
+
+
+def test_a_missing_help_text_is_found() -> None:
+    made = argparse.ArgumentParser()
+    made.add_argument("--said", help="has one")
+    sub = made.add_subparsers(dest="command")
+    quiet = sub.add_parser("quiet")
+    quiet.add_argument("file")
+    quiet.add_argument("--games", type=int)
+    assert _silent(made) == ["quiet file", "quiet --games"]

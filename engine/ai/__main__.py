@@ -12,17 +12,38 @@ from .players import KINDS
 from .tournament_cli import add_tournament, run_tournament
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.ai")
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """The command line, every option with its help text."""
+    top = argparse.ArgumentParser(prog="python -m engine.ai")
+    sub = top.add_subparsers(dest="command", required=True)
     arena = sub.add_parser("arena", help="play computer players against each other")
-    arena.add_argument("--game", default="forbidden-city")
+    arena.add_argument(
+        "--game",
+        default="forbidden-city",
+        help="the game: forbidden-city (default) or verbotene-stadt",
+    )
     arena.add_argument("--players", required=True, help=f"comma-separated: {', '.join(KINDS)}")
-    arena.add_argument("--games", type=int, default=20)
-    arena.add_argument("--seed", type=int, default=0)
-    arena.add_argument("--jobs", type=int, default=1)
+    arena.add_argument(
+        "--games",
+        type=int,
+        default=20,
+        help="games played, the seats rotating from game to game (default %(default)s)",
+    )
+    arena.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the first game's seed; each next game adds 1 (default %(default)s)",
+    )
+    arena.add_argument(
+        "--jobs", type=int, default=1, help="games played at once (default %(default)s)"
+    )
     add_tournament(sub)
-    args = parser.parse_args(argv)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     if args.command == "tournament":
         return run_tournament(args)
     kinds = [k.strip() for k in args.players.split(",")]

@@ -80,15 +80,16 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.forbidden_city")
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """The command line, every option with its help text."""
+    top = argparse.ArgumentParser(prog="python -m engine.forbidden_city")
+    sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("score", help="score a position file")
-    p.add_argument("file")
+    p.add_argument("file", help="a position file (docs/forbidden-city-notation.md)")
     p = sub.add_parser("rotate", help="a tile code turned 90 degrees clockwise")
-    p.add_argument("code")
+    p.add_argument("code", help="a tile code, e.g. '#...P/G'")
     p = sub.add_parser("catalogue", help="every seat's tiles")
-    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--players", type=int, required=True, help="seats in the game: 2, 3 or 4")
     p = sub.add_parser("play", help="a whole game, the engine against itself")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4), help="seats (default 4)")
     p.add_argument(
@@ -99,13 +100,40 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--greedy", action="store_true", help="seats play greedily, not at random")
     p.add_argument("--quiet", action="store_true", help="only the final board and scores")
     p = sub.add_parser("bench", help="speed figures, one JSON line")
-    p.add_argument("--games", type=int, default=200)
+    p.add_argument(
+        "--games",
+        type=int,
+        default=200,
+        help="whole random 4-player games timed (default %(default)s)",
+    )
     p = sub.add_parser("simulate", help="catalogue calibration figures, one JSON line")
-    p.add_argument("--games", type=int, default=500)
-    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    p.add_argument("--start", default="beginner", choices=("beginner", "advanced"))
-    p.add_argument("--policy", default="greedy", choices=("random", "greedy"))
-    args = parser.parse_args(argv)
+    p.add_argument(
+        "--games",
+        type=int,
+        default=500,
+        help="games played, seeds 0 to GAMES-1 (default %(default)s)",
+    )
+    p.add_argument(
+        "--players", type=int, default=4, choices=(2, 3, 4), help="seats (default %(default)s)"
+    )
+    p.add_argument(
+        "--start",
+        default="beginner",
+        choices=("beginner", "advanced"),
+        help="start tile side (default %(default)s)",
+    )
+    p.add_argument(
+        "--policy",
+        default="greedy",
+        choices=("random", "greedy"),
+        help="random: any legal move; greedy: the move that pays the seat most "
+        "(default %(default)s)",
+    )
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     if args.command == "score":
         return _score(args.file)
     if args.command == "rotate":
