@@ -1,8 +1,9 @@
 """What the bot counts and times, for `GET /metrics` (Prometheus text format).
 
 One registry for the process. The service counts actions and errors and times commands and
-computer players' searches; the deadline poller counts what fell due and how late; adapters
-report how many messages wait to go out. Every process of a deployment is scraped on its own.
+computer players' searches; the deadline poller counts what fell due and how late, and how
+many its last poll left due; adapters report how many messages wait to go out. Every
+process of a deployment is scraped on its own.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ ERRORS = Counter(
 )
 DEADLINES = Counter(
     "fc_deadlines_fired", "Deadlines that fell due and were fired here", ["kind"], registry=REGISTRY
+)
+DUE = Gauge(
+    "fc_deadlines_due",
+    "Deadlines due and not claimed yet, as this process's last poll found them (at most 100)",
+    registry=REGISTRY,
 )
 LATE = Histogram(
     "fc_deadline_late_seconds",

@@ -15,7 +15,7 @@ from typing import TypeVar
 from ..durations import duration_text
 from ..games import GameModule, Playing
 from ..i18n import tr
-from ..metrics import DEADLINES, LATE
+from ..metrics import DEADLINES, DUE, LATE
 from ..refused import Refused
 from ..replies import Direct, Message, Reply
 from ..store import CLAIM_LEASE, Channel, Conflict, Deadline, StoreUnavailable
@@ -67,17 +67,21 @@ class Lease:
 async def fire_due(ctx: Context, platform: str | None = None) -> list[tuple[str, str, Reply]]:
     """Reminders and turn limits that are due (on `platform`, or all), each claimed so it
     fires once across processes and adapters. A claim is a lease: one whose work fails
-    halfway comes due again. Never raises for an outage, so polling loops keep going."""
+    halfway comes due again. Never raises for an outage, so polling loops keep going.
+    The `fc_deadlines_due` gauge then counts what the poll left due (another platform's)."""
     out: list[tuple[str, str, Reply]] = []
     try:
         while ctx.untold:
             channel = next(iter(ctx.untold))
             await ctx.store.cancel(channel, "news")
             ctx.untold.discard(channel)
-        for deadline in await ctx.store.due(ctx.clock()):
+        due = await ctx.store.due(ctx.clock())
+        DUE.set(len(due))  # what the poll read: no round trip of its own
+        for deadline in due:
             if platform is not None and deadline.channel.platform != platform:
-                continue
+                continue  # still due: another platform's poller fires it
             claimed = await ctx.store.lease(deadline, ctx.clock() + CLAIM_LEASE)
+            DUE.dec()  # no longer waiting: claimed here or elsewhere, or set anew
             if claimed is None:
                 continue
             DEADLINES.labels(deadline.kind).inc()
