@@ -153,6 +153,8 @@ class FakeDiscord:
         self.recommended_shards = 1  # what GET /gateway/bot advises
         self.shards: dict[int, web.WebSocketResponse] = {}  # shard id -> its open gateway
         self.identified: list[tuple[int, int]] = []  # every IDENTIFY's [shard_id, shard_count]
+        self.posting = asyncio.Event()  # cleared: channel posts wait (a slow or limited API)
+        self.posting.set()
         self.sequence = itertools.count(2)
         self.base = ""
         self._old_base = discord.http.Route.BASE
@@ -213,6 +215,7 @@ class FakeDiscord:
             self.dm_channels[channel_id] = recipient
             return _json(self._dm_channel(channel_id, recipient))
         if method == "POST" and parts[0] == "channels" and parts[-1] == "messages":
+            await self.posting.wait()
             return self._channel_message(int(parts[1]), body, files)
         self.unexpected.append((method, path))
         return _json({"code": 0, "message": "404: Not Found"}, status=404)

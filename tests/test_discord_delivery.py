@@ -19,6 +19,7 @@ from PIL import Image
 from bot.actor import Actor
 from bot.discord import FcClient, build_client
 from bot.discord.delivery import chunks
+from bot.metrics import REGISTRY
 from bot.replies import Button, Direct, Message, Reply, mention
 from tests.fake_discord import FakeDiscord, Person, dispatch, fake_discord, logged_in
 
@@ -544,3 +545,25 @@ async def test_translator_gives_discord_only_what_it_accepts() -> None:
         await translator.translate(unknown, Locale.german, context(where.command_description))
         is None
     )
+
+
+async def test_messages_waiting_for_discord_are_counted_in_the_metrics(
+    fake: FakeDiscord, client: FcClient
+) -> None:
+    def queued() -> float | None:
+        return REGISTRY.get_sample_value("fc_outgoing_queued", {"platform": "discord"})
+
+    assert queued() == 0
+    fake.posting.clear()  # Discord answers no post for now
+    sending = asyncio.create_task(
+        client.delivery.to_channel(str(fake.channel_id), Message("your turn"))
+    )
+    for _ in range(200):
+        if ("POST", f"/channels/{fake.channel_id}/messages") in fake.requests:
+            break
+        await asyncio.sleep(0.01)
+    assert queued() == 1
+    fake.posting.set()
+    assert await sending is True
+    assert queued() == 0
+    assert [m.content for m in fake.channel_messages()] == ["your turn"]

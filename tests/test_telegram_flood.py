@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from telegram import Update
 
+from bot.metrics import REGISTRY
 from bot.store import Store
 from bot.table import Table
 from tests.fake_telegram import Call, FakeBotApi, Harness
@@ -162,3 +163,26 @@ async def test_board_photos_reply_to_the_command(bot: Harness, store: Store) -> 
     )
     [table] = [c for c in calls if c.chat_id == GROUP and c.photo]
     assert table.reply_to is None
+
+
+async def test_a_notice_held_back_by_a_flood_is_counted_in_the_metrics(
+    bot: Harness, store: Store
+) -> None:
+    def queued() -> float | None:
+        return REGISTRY.get_sample_value("fc_outgoing_queued", {"platform": "telegram"})
+
+    players = [ANN, BEN]
+    await open_table(bot, players)
+    await wait_for(lambda: queued() == 0, "the opening messages to leave")
+    mover = await whose_turn(store, players)
+    assert mover is not None
+    waiting = BEN if mover == ANN else ANN
+    bot.api.flood(waiting.id, FLOOD, RETRY_AFTER)
+    moved = start(bot, bot.api.command(GROUP, mover, await typed_move(store, random.Random(5))))
+    await wait_for(lambda: any(c.chat_id == waiting.id for c in bot.api.calls), "the 429")
+    await asyncio.wait_for(moved, BUSY)
+    # The group's messages leave at once; the turn notice waits for the flood to end.
+    await wait_for(lambda: queued() == 1, "only the turn notice to wait")
+    assert not turn_notices(bot.api.calls, waiting.id)
+    await wait_for(lambda: turn_notices(bot.api.calls, waiting.id), "the turn notice")
+    await wait_for(lambda: queued() == 0, "the queue to empty")

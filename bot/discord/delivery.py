@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.actor import Actor
+from bot.metrics import watch_queue
 from bot.replies import Button, Direct, Message, Reply
 
 from .components import MENU_ID, FcButton, FcSelect
@@ -135,6 +136,15 @@ class Delivery:
     def __init__(self, client: discord.Client, service: Service) -> None:
         self.client = client
         self.service = service
+        self.sending = 0  # messages handed to discord.py and not sent yet (rate limits)
+        watch_queue(PLATFORM, lambda: self.sending)
+
+    async def _send(self, channel: discord.abc.Messageable, kwargs: dict[str, Any]) -> None:
+        self.sending += 1
+        try:
+            await channel.send(**kwargs)
+        finally:
+            self.sending -= 1
 
     # -------------------------------------------------------------- interactions
     async def to_interaction(
@@ -170,7 +180,7 @@ class Delivery:
         channel = self.client.get_partial_messageable(int(channel_id))
         try:
             for kwargs in _pieces(message):
-                await channel.send(**kwargs)
+                await self._send(channel, kwargs)
         except (discord.Forbidden, discord.NotFound):
             log.warning("cannot post in channel %s", channel_id, exc_info=True)
             return False
@@ -195,7 +205,7 @@ class Delivery:
         try:
             channel = await self.client.create_dm(discord.Object(int(user_id)))
             for kwargs in _pieces(message):
-                await channel.send(**kwargs)
+                await self._send(channel, kwargs)
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:
                 await self.service.dms_refused(PLATFORM, user_id)

@@ -29,6 +29,7 @@ from telegram.constants import CallbackQueryLimit, MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.i18n import tr
+from bot.metrics import watch_queue
 from bot.replies import Button, Message, Reply, mention
 
 from .contract import PLATFORM, GameServiceApi
@@ -242,6 +243,7 @@ class Delivery:
         self.service = service
         self.default_language = default_language
         self.outbox = Outbox(undeliverable)
+        watch_queue(PLATFORM, self.outbox.pending)
 
     async def reply(
         self,
