@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -14,13 +15,17 @@ import pytest
 from pydantic import SecretStr
 
 import bot.telegram.updates as updates
+import render.forbidden_city as render
 from bot.config import Settings
 from bot.redis_server import free_port
 from bot.service import GameService
-from bot.store import Channel, Store
+from bot.store import Channel, Deadline, Store
+from bot.table import Table
 from bot.telegram import run
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import FakeBotApi, Harness, TgUser, settings_for
+from tests.tables import load_game
+from tests.views import to_play
 
 GROUP = -100_4242
 SUPERGROUP = -100_4243
@@ -175,3 +180,54 @@ async def test_a_table_follows_its_group_to_the_supergroup(api: FakeBotApi, stor
         assert followed is not None and followed.channel == here.channel
         calls = await harness.feed(api.command(SUPERGROUP, ANN, "/fc status"))
         assert any("Ann" in c.text for c in calls if c.method == "sendMessage")
+
+
+async def test_a_game_under_way_follows_its_group_with_its_deadlines_and_players(
+    api: FakeBotApi, store: Store
+) -> None:
+    old, new = Channel.of("telegram", str(GROUP)), Channel.of("telegram", str(SUPERGROUP))
+    rng = random.Random(5)
+
+    async def typed_move(channel: Channel) -> tuple[TgUser, str]:
+        record = await store.load(channel)
+        assert record is not None
+        table = Table.model_validate_json(record.data)
+        game = load_game(table)
+        user = ANN if table.user_of(game.current).user_id == str(ANN.id) else BEN
+        spot = rng.choice(render.spots(to_play(game)))
+        return user, f"/fc play {spot.x},{spot.y} {rng.choice(spot.rotations)}"
+
+    async with Harness.running(api, service_on(store)) as harness:
+        await harness.feed(api.command(GROUP, ANN, "/fc new"))
+        await harness.feed(api.command(GROUP, BEN, "/fc join"))
+        await harness.feed(api.command(GROUP, ANN, "/fc start"))
+        for _ in range(2):
+            user, move = await typed_move(old)
+            await harness.feed(api.command(GROUP, user, move))
+        before = await store.load(old)
+        reminder = await store.deadline(old, "remind")
+        assert before is not None and reminder is not None
+        await harness.feed(
+            {
+                "update_id": 9002,
+                "message": {
+                    "message_id": 78,
+                    "date": 0,
+                    "chat": {"id": GROUP, "type": "group", "title": "t"},
+                    "migrate_to_chat_id": SUPERGROUP,
+                },
+            }
+        )
+        moved = await store.load(new)
+        assert moved is not None and moved.data == before.data  # every move made is there
+        assert await store.deadline(new, "remind") == Deadline(new, "remind", reminder.due)
+        assert await store.deadline(old, "remind") is None
+        for user in (ANN, BEN):
+            assert await store.user_games("telegram", user.id) == [new]
+        # The game goes on in the supergroup: a typed move is played and shown there.
+        user, move = await typed_move(new)
+        calls = await harness.feed(api.command(SUPERGROUP, user, move))
+        after = await store.load(new)
+        assert after is not None and after.version > before.version
+        assert any(c.chat_id == SUPERGROUP and c.photo for c in calls)
+        assert not any(c.chat_id == GROUP and c.delivered for c in calls)
