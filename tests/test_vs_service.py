@@ -46,7 +46,7 @@ async def test_new_stadt_opens_its_table_and_the_team_game_needs_four(
     assert not refused.ok and "exactly 4 players (3" in refused.private[0].text
     assert (await service.command(who("dan"), "join")).ok
     started = chat.take("ann", await service.command(who("ann"), "start"))
-    assert started.ok and "team" in started.public[0].text
+    assert started.ok and "Team " in started.public[0].text
     table = await table_of(store)
     assert table is not None and table.kind == "verbotene_stadt"
     assert load_game(table).teams
@@ -59,7 +59,7 @@ async def test_new_stadt_opens_its_table_and_the_team_game_needs_four(
     assert "Randolph" in rules and "bluff" in rules
     status = (await service.command(who("ann"), "status")).private[0].text
     assert status.startswith("0 of 15 officials in exile. ") and "Ann: 0 pts (-)" in status
-    assert "team Ann & " in status or " & Ann: 0 points" in status
+    assert "Team Ann & " in status or " & Ann: 0 points" in status
     assert "Waiting for the secret choices of" in status
 
 

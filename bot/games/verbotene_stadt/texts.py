@@ -294,7 +294,7 @@ def teams_text(at: At, game: Game) -> str:
     return "; ".join(
         tr(
             at.lang,
-            "team {a} & {b}: {points} points",
+            "Team {a} & {b}: {points} points",
             a=at.name(a),
             b=at.name(b),
             points=scores[a],
