@@ -8,8 +8,11 @@ on the single server only, as do tests that ask for `redis_server` itself (its u
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import tempfile
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
@@ -22,6 +25,7 @@ from tests.fake_telegram import FakeBotApi
 from tests.redis_cluster import LocalCluster
 
 RedisServerFactory = Callable[..., RedisServer]
+Pair = tuple[RedisServer, RedisServer]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -145,3 +149,34 @@ async def api() -> AsyncIterator[FakeBotApi]:
     await server.start()
     yield server
     await server.stop()
+
+
+@pytest.fixture
+def replicated(redis_server_factory: RedisServerFactory) -> Iterator[Pair]:
+    """One master and its replica, linked and in sync."""
+    master = redis_server_factory(tcp=True, extra_args=("--repl-diskless-sync-delay", "0"))
+    master.start()
+    replica = redis_server_factory(
+        tcp=True,
+        extra_args=("--replicaof", "127.0.0.1", str(master.port), "--replica-read-only", "yes"),
+    )
+    replica.start()
+    deadline = time.monotonic() + 30
+    with redis.Redis(port=replica.port, decode_responses=True) as client:
+        while client.info("replication").get("master_link_status") != "up":
+            assert time.monotonic() < deadline, "the replica did not sync"
+            time.sleep(0.05)
+    yield master, replica
+    if replica.pid is not None:
+        os.kill(replica.pid, signal.SIGCONT)
+
+
+@pytest.fixture
+def own_cluster() -> Iterator[LocalCluster]:
+    """A cluster of the test's own, for a test that leaves it with a dead node."""
+    cluster = LocalCluster()
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

@@ -13,7 +13,6 @@ import os
 import re
 import signal
 import time
-from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from datetime import timedelta
 
@@ -38,13 +37,12 @@ from bot.store import (
 )
 from bot.store.connecting import Replicas
 from bot.store.keys import bucket_tags
-from tests.conftest import RedisServerFactory
+from tests.conftest import Pair
 from tests.redis_cluster import LocalCluster
 
 BACKENDS = ("single", "cluster")
 CHAN = Channel.of("discord", 1234567890)
 TELEGRAM = Channel.of("telegram", -1001234)
-Pair = tuple[RedisServer, RedisServer]
 
 
 def test_the_bucket_tags_computed_afresh_are_the_fixed_ones() -> None:
@@ -404,26 +402,6 @@ def caught_up(replica: RedisServer, version: int, *, cluster: bool = False) -> N
 
 def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-
-
-@pytest.fixture
-def replicated(redis_server_factory: RedisServerFactory) -> Iterator[Pair]:
-    """One master and its replica, linked and in sync."""
-    master = redis_server_factory(tcp=True, extra_args=("--repl-diskless-sync-delay", "0"))
-    master.start()
-    replica = redis_server_factory(
-        tcp=True,
-        extra_args=("--replicaof", "127.0.0.1", str(master.port), "--replica-read-only", "yes"),
-    )
-    replica.start()
-    deadline = time.monotonic() + 30
-    with redis.Redis(port=replica.port, decode_responses=True) as client:
-        while client.info("replication").get("master_link_status") != "up":
-            assert time.monotonic() < deadline, "the replica did not sync"
-            time.sleep(0.05)
-    yield master, replica
-    if replica.pid is not None:
-        os.kill(replica.pid, signal.SIGCONT)
 
 
 def calls_since_last(server: RedisServer) -> tuple[int, int]:

@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import time
-from collections.abc import Iterator
 
 import pytest
 import redis
@@ -22,16 +21,6 @@ CHAN = Channel.of("discord", 42)
 
 def record(n: int) -> str:
     return json.dumps({"move": n})
-
-
-@pytest.fixture
-def own_cluster() -> Iterator[LocalCluster]:
-    cluster = LocalCluster()
-    cluster.start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
 
 
 async def load_once_back(store: Store, timeout: float = 30.0) -> GameRecord | None:

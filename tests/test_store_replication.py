@@ -7,18 +7,15 @@ import logging
 import os
 import signal
 import time
-from collections.abc import Iterator
 
 import pytest
 import redis
 
-from bot.redis_server import RedisServer
 from bot.store import Channel, Store
-from tests.conftest import RedisServerFactory
+from tests.conftest import Pair
 from tests.redis_cluster import LocalCluster
 
 CHAN = Channel.of("discord", 42)
-Pair = tuple[RedisServer, RedisServer]
 
 
 def waits(port: int) -> int:
@@ -34,26 +31,6 @@ def version_on(port: int, *, cluster: bool = False) -> str | None:
             client.execute_command("READONLY")  # a cluster replica answers for its master's keys
         value = client.hget(CHAN.game_key, "version")
     return None if value is None else str(value)
-
-
-@pytest.fixture
-def replicated(redis_server_factory: RedisServerFactory) -> Iterator[Pair]:
-    """One master and its replica, linked and in sync."""
-    master = redis_server_factory(tcp=True, extra_args=("--repl-diskless-sync-delay", "0"))
-    master.start()
-    replica = redis_server_factory(
-        tcp=True,
-        extra_args=("--replicaof", "127.0.0.1", str(master.port), "--replica-read-only", "yes"),
-    )
-    replica.start()
-    deadline = time.monotonic() + 30
-    with redis.Redis(port=replica.port, decode_responses=True) as client:
-        while client.info("replication").get("master_link_status") != "up":
-            assert time.monotonic() < deadline, "the replica did not sync"
-            time.sleep(0.05)
-    yield master, replica
-    if replica.pid is not None:
-        os.kill(replica.pid, signal.SIGCONT)
 
 
 async def test_without_a_replica_a_save_does_not_wait(store: Store, redis_url: str) -> None:
