@@ -58,12 +58,7 @@ def redis_server() -> Iterator[RedisServer]:
 @pytest.fixture(scope="session")
 def redis_cluster() -> Iterator[LocalCluster]:
     """One local cluster (three masters, one replica each) for the session, on loopback."""
-    cluster = LocalCluster()
-    cluster.start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
+    yield from _started_cluster()
 
 
 @pytest.fixture
@@ -174,6 +169,10 @@ def replicated(redis_server_factory: RedisServerFactory) -> Iterator[Pair]:
 @pytest.fixture
 def own_cluster() -> Iterator[LocalCluster]:
     """A cluster of the test's own, for a test that leaves it with a dead node."""
+    yield from _started_cluster()
+
+
+def _started_cluster() -> Iterator[LocalCluster]:
     cluster = LocalCluster()
     cluster.start()
     try:
