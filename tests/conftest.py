@@ -161,6 +161,10 @@ def replicated(redis_server_factory: RedisServerFactory) -> Iterator[Pair]:
         while client.info("replication").get("master_link_status") != "up":
             assert time.monotonic() < deadline, "the replica did not sync"
             time.sleep(0.05)
+    with redis.Redis(port=master.port, decode_responses=True) as client:  # and the master knows
+        while client.info("replication").get("slave0", {}).get("state") != "online":
+            assert time.monotonic() < deadline, "the master does not list its replica"
+            time.sleep(0.05)
     yield master, replica
     if replica.pid is not None:
         os.kill(replica.pid, signal.SIGCONT)
