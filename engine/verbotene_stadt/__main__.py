@@ -98,16 +98,32 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table_options(p: argparse.ArgumentParser) -> None:
+    """The seats of `play` and `simulate`, and how they play."""
+    p.add_argument(
+        "--players", type=int, default=4, choices=(2, 3, 4), help="seats (default %(default)s)"
+    )
+    p.add_argument(
+        "--policy",
+        default="simple",
+        choices=("random", "simple", "greedy"),
+        help="how every seat plays, as engine/verbotene_stadt/players.py says "
+        "(default %(default)s)",
+    )
+    p.add_argument("--teams", action="store_true", help="the 4-player team game")
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line; each subcommand names its handler in `run`."""
     top = _Parser(prog="python -m engine.verbotene_stadt")
     sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("board", help="the engine's own board as board text")
+    position = "a position file (docs/verbotene-stadt-positions.md)"
     p = sub.add_parser("moves", help="where a move of an official can end, as JSON")
-    p.add_argument("file", help="a position file (docs/verbotene-stadt-positions.md)")
+    p.add_argument("file", help=position)
     p.add_argument("official", help="the code of the official that moves, e.g. RB")
     p = sub.add_parser("reach", help="the officials that can enter a pavilion in one move")
-    p.add_argument("file", help="a position file (docs/verbotene-stadt-positions.md)")
+    p.add_argument("file", help=position)
     p.add_argument("pavilion", help="the pavilion's number, 1 to 8")
     p = sub.add_parser("score", help="the best grouping of clothing cards, as JSON")
     p.add_argument(
@@ -117,23 +133,13 @@ def parser() -> argparse.ArgumentParser:
         help="a card: pavilion 1-8 then H (hat), C (coat) or T (trousers), e.g. 3H",
     )
     p = sub.add_parser("play", help="a whole game between simple players, turn by turn")
-    p.add_argument(
-        "--players", type=int, default=4, choices=(2, 3, 4), help="seats (default %(default)s)"
-    )
+    _table_options(p)
     p.add_argument(
         "--seed",
         type=int,
         default=0,
         help="the same seed plays the same game (default %(default)s)",
     )
-    p.add_argument(
-        "--policy",
-        default="simple",
-        choices=("random", "simple", "greedy"),
-        help="how every seat plays, as engine/verbotene_stadt/players.py says "
-        "(default %(default)s)",
-    )
-    p.add_argument("--teams", action="store_true", help="the 4-player team game")
     p = sub.add_parser("simulate", help="figures from many games, one JSON line")
     p.add_argument(
         "--games",
@@ -141,17 +147,7 @@ def parser() -> argparse.ArgumentParser:
         default=200,
         help="games played, seeds 0 to GAMES-1 (default %(default)s)",
     )
-    p.add_argument(
-        "--players", type=int, default=4, choices=(2, 3, 4), help="seats (default %(default)s)"
-    )
-    p.add_argument(
-        "--policy",
-        default="simple",
-        choices=("random", "simple", "greedy"),
-        help="how every seat plays, as engine/verbotene_stadt/players.py says "
-        "(default %(default)s)",
-    )
-    p.add_argument("--teams", action="store_true", help="the 4-player team game")
+    _table_options(p)
     p = sub.add_parser("bench", help="speed figures, one JSON line")
     p.add_argument(
         "--games",
