@@ -155,24 +155,32 @@ async def test_help_and_rules_fall_back_to_the_default_game_when_the_table_canno
     assert only_private(await service.command(who("ann"), "rules")).startswith(FC_RULES_FIRST)
 
 
-async def test_help_and_rules_work_while_the_store_is_away(
+@pytest.fixture
+async def own_redis(
     redis_server_factory: Callable[..., RedisServer],
-) -> None:
+) -> AsyncIterator[tuple[RedisServer, GameService]]:
+    """A service over a Redis server of the test's own, which the test may stop."""
     server = redis_server_factory()
     server.start()
     store = Store.from_url(server.url, timeout=0.5, retries=1)
-    service = GameService(store, settings(), clock=Clock())
     try:
-        await open_table(service, ["ann"], CHANNEL, "stadt")
-        server.stop()
-        reply = await service.command(who("ann"), "help")
-        assert reply.ok and only_private(reply).startswith(FC_HELP_FIRST)
-        named = await service.command(who("ann"), "rules stadt")
-        assert named.ok and only_private(named).startswith(VS_RULES_FIRST)
-        in_private = await service.command(who("ann", "dm-ann", private=True), "help")
-        assert in_private.ok and only_private(in_private).startswith(FC_HELP_FIRST)
+        yield server, GameService(store, settings(), clock=Clock())
     finally:
         await store.close()
+
+
+async def test_help_and_rules_work_while_the_store_is_away(
+    own_redis: tuple[RedisServer, GameService],
+) -> None:
+    server, service = own_redis
+    await open_table(service, ["ann"], CHANNEL, "stadt")
+    server.stop()
+    reply = await service.command(who("ann"), "help")
+    assert reply.ok and only_private(reply).startswith(FC_HELP_FIRST)
+    named = await service.command(who("ann"), "rules stadt")
+    assert named.ok and only_private(named).startswith(VS_RULES_FIRST)
+    in_private = await service.command(who("ann", "dm-ann", private=True), "help")
+    assert in_private.ok and only_private(in_private).startswith(FC_HELP_FIRST)
 
 
 # ------------------------------------------------------------------------------- /fc status
@@ -446,19 +454,13 @@ async def test_using_the_bot_in_a_private_chat_reopens_private_messages(
 
 
 async def test_with_the_store_away_private_messages_count_as_open(
-    redis_server_factory: Callable[..., RedisServer],
+    own_redis: tuple[RedisServer, GameService],
 ) -> None:
-    server = redis_server_factory()
-    server.start()
-    store = Store.from_url(server.url, timeout=0.5, retries=1)
-    service = GameService(store, settings(), clock=Clock())
-    try:
-        await service.dms_refused("telegram", "bob")
-        server.stop()
-        assert await service.dms_closed("telegram", "bob") is False  # try, rather than go mute
-        await service.dms_refused("telegram", "bob")  # nothing to remember it in: no error
-    finally:
-        await store.close()
+    server, service = own_redis
+    await service.dms_refused("telegram", "bob")
+    server.stop()
+    assert await service.dms_closed("telegram", "bob") is False  # try, rather than go mute
+    await service.dms_refused("telegram", "bob")  # nothing to remember it in: no error
 
 
 # ------------------------------------------------------------ /fc hand, status, board, the end

@@ -272,16 +272,15 @@ async def test_notify_off_silences_turn_notices_and_reminders_for_that_player_on
     assert [d.user_id for d in back.direct] == [mover]  # the other player was never silenced
 
 
-async def test_a_tile_that_fits_nowhere_is_set_aside_and_the_turn_passes_on(
-    service: GameService, store: Store
-) -> None:
+async def a_tile_that_fits_nowhere_next(service: GameService, store: Store) -> tuple[str, str]:
+    """Ann and Bob at a table where, after one move each, the first player's next tile (pink)
+    fits nowhere: all-open green tiles leave only green edges. (Every seat holds the same 30
+    tiles, as a stored record must.) Returns the user ids in turn order."""
     await seated(service, ["ann", "bob"])
     record = await store.load(ROOM)
     table = await table_of(store)
     assert record is not None and table is not None
     colours = load_game(table).players
-    # All-open green tiles leave only green edges: the pink one cannot go anywhere.
-    # (Every seat holds the same 30 tiles, as a stored record must.)
     stacks = [["....G"] * 29 + ["....P"], ["....G", "....P"] + ["....G"] * 28]
     game = Game(colours, start="none", stacks=stacks)
     for _ in range(2):
@@ -289,6 +288,13 @@ async def test_a_tile_that_fits_nowhere_is_set_aside_and_the_turn_passes_on(
     keep(table, game)
     await store.save(ROOM, table.model_dump_json(), record.version)
     first, second = (table.user_of(c).user_id for c in colours)
+    return first, second
+
+
+async def test_a_tile_that_fits_nowhere_is_set_aside_and_the_turn_passes_on(
+    service: GameService, store: Store
+) -> None:
+    first, second = await a_tile_that_fits_nowhere_next(service, store)
     reply = await play_first_spot(service, first)
     assert reply.ok, said(reply)
     text = reply.public[0].text

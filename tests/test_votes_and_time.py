@@ -18,10 +18,10 @@ from bot.metrics import REGISTRY
 from bot.replies import Message, Reply, mention
 from bot.service import GameService
 from bot.store import Channel, Deadline, Store, StoreUnavailable
-from engine.forbidden_city import Game
 from tests.conftest import fixed_seeds
-from tests.tables import keep, load_game
+from tests.tables import load_game
 from tests.test_service import CHANNEL, Clock, current_user, seated, settings, table_of, who
+from tests.test_turns import a_tile_that_fits_nowhere_next
 from tests.views import to_play
 from tests.vs_driver import Chat, press
 from tests.vs_table import open_stadt, position, store_position, user_of
@@ -285,18 +285,7 @@ async def test_a_skip_that_brings_the_turn_back_restarts_the_late_players_clock(
 ) -> None:
     """Two players; the other's tile fits nowhere, so the skipped player is to move again at
     once: they are told so, and their turn starts anew."""
-    await seated(service, ["ann", "bob"])
-    record = await store.load(ROOM)
-    table = await table_of(store)
-    assert record is not None and table is not None
-    colours = load_game(table).players
-    stacks = [["....G"] * 29 + ["....P"], ["....G", "....P"] + ["....G"] * 28]
-    game = Game(colours, start="none", stacks=stacks)
-    for _ in range(2):
-        game.play(game.legal_moves()[0])
-    keep(table, game)
-    await store.save(ROOM, table.model_dump_json(), record.version)
-    late, other = (table.user_of(c).user_id for c in colours)
+    late, other = await a_tile_that_fits_nowhere_next(service, store)
     await limit_passed(service, clock)
     skipped = await service.command(who(other), "vote skip")
     assert skipped.ok
