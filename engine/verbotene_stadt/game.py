@@ -257,6 +257,12 @@ class Game:
         return (index + 2) % 4 if self.teams else None
 
     @property
+    def partnerships(self) -> list[tuple[str, str]]:
+        """The teams, first seat first (none outside the team game)."""
+        pairs = ((i, self.partner(i)) for i in range(len(self.players)))
+        return [(self.players[i], self.players[p]) for i, p in pairs if p is not None and i < p]
+
+    @property
     def to_act(self) -> list[ToAct]:
         names = self.players
         if self.phase == "bribe":
@@ -690,6 +696,7 @@ class Game:
         return SeatView(
             players=list(self.players),
             teams=self.teams,
+            partnerships=self.partnerships,
             rules=self.rules,
             seat=seat,
             to_act=[(t.seat, t.kind) for t in self.to_act],

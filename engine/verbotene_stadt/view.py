@@ -28,6 +28,7 @@ class SeatView(BaseModel):
 
     players: list[str]
     teams: bool
+    partnerships: list[tuple[str, str]]  # the teams, first seat first (none without teams)
     rules: int  # the edition of the rules the game follows (game.RULES)
     seat: str | None  # whose view this is; None for a spectator
     to_act: list[tuple[str, str]]  # seat, kind of decision

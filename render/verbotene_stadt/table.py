@@ -360,8 +360,8 @@ def _panel(
 
 
 def _team_of(view: SeatView, seat: str) -> int:
-    """1 or 2: partners sit opposite, so the first and third seats are team 1."""
-    return view.players.index(seat) % 2 + 1
+    """The seat's team number, from 1, as the engine pairs the partners."""
+    return next(n for n, pair in enumerate(view.partnerships, 1) if seat in pair)
 
 
 def _players(
@@ -412,10 +412,9 @@ def _team_totals(
 ) -> int:
     """One line a team: its partners and the points they add up to (what decides the game)."""
     x, y = at
-    for first in view.players[:2]:
-        partner = view.players[view.players.index(first) + 2]
+    for team, (first, partner) in enumerate(view.partnerships, 1):
         line = tr(t.TEAM_TOTAL).format(
-            team=_team_of(view, first),
+            team=team,
             a=_name(names, first),
             b=_name(names, partner),
             n=view.scores.get(first, 0),

@@ -290,7 +290,6 @@ def scores_text(at: At, game: Game) -> str:
 
 def teams_text(at: At, game: Game) -> str:
     scores = game.scores
-    pairs = [(game.players[0], game.players[2]), (game.players[1], game.players[3])]
     return "; ".join(
         tr(
             at.lang,
@@ -299,7 +298,7 @@ def teams_text(at: At, game: Game) -> str:
             b=at.name(b),
             points=scores[a],
         )
-        for a, b in pairs
+        for a, b in game.partnerships
     )
 
 
