@@ -15,17 +15,14 @@ import pytest
 from pydantic import SecretStr
 
 import bot.telegram.updates as updates
-import render.forbidden_city as render
 from bot.config import Settings
 from bot.redis_server import free_port
 from bot.service import GameService
 from bot.store import Channel, Deadline, Store
-from bot.table import Table
 from bot.telegram import run
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import FakeBotApi, Harness, TgUser, settings_for
-from tests.tables import load_game
-from tests.views import to_play
+from tests.test_telegram_unreachable import typed_move, whose_turn
 
 GROUP = -100_4242
 SUPERGROUP = -100_4243
@@ -188,21 +185,17 @@ async def test_a_game_under_way_follows_its_group_with_its_deadlines_and_players
     old, new = Channel.of("telegram", str(GROUP)), Channel.of("telegram", str(SUPERGROUP))
     rng = random.Random(5)
 
-    async def typed_move(channel: Channel) -> tuple[TgUser, str]:
-        record = await store.load(channel)
-        assert record is not None
-        table = Table.model_validate_json(record.data)
-        game = load_game(table)
-        user = ANN if table.user_of(game.current).user_id == str(ANN.id) else BEN
-        spot = rng.choice(render.spots(to_play(game)))
-        return user, f"/fc play {spot.x},{spot.y} {rng.choice(spot.rotations)}"
+    async def next_move(channel: Channel) -> tuple[TgUser, str]:
+        user = await whose_turn(store, [ANN, BEN], channel)
+        assert user is not None
+        return user, await typed_move(store, rng, channel)
 
     async with Harness.running(api, service_on(store)) as harness:
         await harness.feed(api.command(GROUP, ANN, "/fc new"))
         await harness.feed(api.command(GROUP, BEN, "/fc join"))
         await harness.feed(api.command(GROUP, ANN, "/fc start"))
         for _ in range(2):
-            user, move = await typed_move(old)
+            user, move = await next_move(old)
             await harness.feed(api.command(GROUP, user, move))
         before = await store.load(old)
         reminder = await store.deadline(old, "remind")
@@ -225,7 +218,7 @@ async def test_a_game_under_way_follows_its_group_with_its_deadlines_and_players
         for user in (ANN, BEN):
             assert await store.user_games("telegram", user.id) == [new]
         # The game goes on in the supergroup: a typed move is played and shown there.
-        user, move = await typed_move(new)
+        user, move = await next_move(new)
         calls = await harness.feed(api.command(SUPERGROUP, user, move))
         after = await store.load(new)
         assert after is not None and after.version > before.version

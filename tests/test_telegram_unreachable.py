@@ -65,9 +65,11 @@ async def open_table(bot: Harness, players: list[TgUser]) -> None:
     await say(bot, first, "/fc start")
 
 
-async def whose_turn(store: Store, players: list[TgUser]) -> TgUser | None:
+async def whose_turn(
+    store: Store, players: list[TgUser], channel: Channel = CHANNEL
+) -> TgUser | None:
     """The player to move, or None once the game is over (archived)."""
-    record = await store.load(CHANNEL)
+    record = await store.load(channel)
     if record is None:
         return None
     table = Table.model_validate_json(record.data)
@@ -76,9 +78,9 @@ async def whose_turn(store: Store, players: list[TgUser]) -> TgUser | None:
     return next(p for p in players if str(p.id) == user_id)
 
 
-async def typed_move(store: Store, rng: random.Random) -> str:
+async def typed_move(store: Store, rng: random.Random, channel: Channel = CHANNEL) -> str:
     """A legal `/fc play x,y r`, read from the table as a player without private chat must."""
-    record = await store.load(CHANNEL)
+    record = await store.load(channel)
     assert record is not None
     game = load_game(Table.model_validate_json(record.data))
     spot = rng.choice(render.spots(to_play(game)))
