@@ -52,10 +52,13 @@ def test_every_option_has_a_help_text(made: Callable[[], argparse.ArgumentParser
 @pytest.mark.parametrize(
     ("made", "commands"),
     [
-        (forbidden_city_parser, ["score", "rotate", "catalogue", "play", "bench", "simulate"]),
+        (
+            forbidden_city_parser,
+            ["score", "rotate", "catalogue", "play", "bench", "simulate", "replay"],
+        ),
         (
             verbotene_stadt_parser,
-            ["board", "moves", "reach", "score", "play", "simulate", "bench"],
+            ["board", "moves", "reach", "score", "play", "simulate", "bench", "replay"],
         ),
         (ai_parser, ["arena", "tournament"]),
     ],

@@ -1,4 +1,5 @@
-"""Command line: score, rotate, catalogue (as the positions spec says), play, bench, simulate."""
+"""Command line: score, rotate, catalogue (as the positions spec says), play, bench, simulate,
+replay (an exported game, position by position)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import random
 import sys
 from pathlib import Path
 
+from engine.core.replay_cli import add_replay, run_replay
+
 from .catalogue import catalogue
 from .game import Game
 from .players import choose_greedy
 from .position import PositionError, score
+from .replay import position_text, steps
 from .text import draw
 from .tiles import TileCodeError, rotate_code
 
@@ -129,6 +133,7 @@ def parser() -> argparse.ArgumentParser:
         help="random: any legal move; greedy: the move that pays the seat most "
         "(default %(default)s)",
     )
+    add_replay(sub, comment="#", notation="docs/forbidden-city-notation.md", move="move")
     return top
 
 
@@ -142,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         return _catalogue(args.players)
     if args.command == "play":
         return _play(args)
+    if args.command == "replay":
+        return run_replay(args, steps, position_text, comment="#", move="move")
     if args.command == "bench":
         from .bench import run
 

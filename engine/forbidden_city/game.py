@@ -334,13 +334,18 @@ def to_record(game: Game) -> GameRecord:
     )
 
 
-def from_record(record: GameRecord) -> Game:
-    """The game a record describes, every move replayed and checked."""
+def dealt(record: GameRecord) -> tuple[Game, list[tuple[str, str]]]:
+    """The game of a record as dealt, before any move, and its moves with their seats."""
     check_deal(record)
     try:
         game = Game(record.players, record.start, record.seed, record.stacks)
     except ValueError as err:
         raise CorruptRecord(f"bad deal: {err}") from None
     seats = game.players
-    actions = [(seats[i % len(seats)], text) for i, text in enumerate(record.moves)]
+    return game, [(seats[i % len(seats)], text) for i, text in enumerate(record.moves)]
+
+
+def from_record(record: GameRecord) -> Game:
+    """The game a record describes, every move replayed and checked."""
+    game, actions = dealt(record)
     return replay(game, actions, {"coins": record.coins}, lambda g: {"coins": g.coins})

@@ -3,6 +3,8 @@
 
 Replaying the record rebuilds the game, so loading checks every move again; the dealt stacks are
 stored (not only the seed) so a corrected tile catalogue never changes a game already dealt.
+To step through a record position by position: `replay.steps(text)` and `replay.steps_of(record)`
+(in replay.py, not here: they need `Game`, and game.py imports this module).
 """
 
 from __future__ import annotations

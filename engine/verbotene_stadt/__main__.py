@@ -1,4 +1,5 @@
-"""Command line: board, moves, reach, score (the positions spec); play, simulate, bench.
+"""Command line: board, moves, reach, score (the positions spec); play, simulate, bench;
+replay (an exported game, position by position).
 
 Every error is one line on standard error and exit status 1, nothing on standard output.
 """
@@ -12,10 +13,13 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from engine.core.replay_cli import add_replay, run_replay
+
 from .board import Board
 from .cards import CardError, best_grouping, parse_card
 from .movement import can_enter, moves
 from .position import Position, PositionError, parse_position
+from .replay import position_text, steps
 
 
 class UsageError(Exception):
@@ -155,6 +159,7 @@ def parser() -> argparse.ArgumentParser:
         default=50,
         help="whole 4-player games between simple players timed (default %(default)s)",
     )
+    add_replay(sub, comment=";", notation="docs/verbotene-stadt-positions.md", move="action")
     return top
 
 
@@ -169,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
         return _score(args.cards)
     if args.command in ("play", "simulate", "bench"):
         return _selfplay(args)
+    if args.command == "replay":
+        return run_replay(args, steps, position_text, comment=";", move="action")
     raise UsageError(f"unknown command {args.command!r}")
 
 

@@ -3,7 +3,9 @@
 `Game.to_json` writes it (`game.to_record`) and `Game.from_json` reads it: loading replays every
 action through the rules (`engine.core.record.replay`) and compares the snapshot (cards in every
 hand, officials exiled), so a record that does not replay to the game it claims to be is refused
-with `CorruptRecord`.
+with `CorruptRecord`. To step through a record position by position: `replay.steps(text)` and
+`replay.steps_of(record)` (in replay.py, not here: they need `Game`, and game.py imports this
+module).
 """
 
 from __future__ import annotations
