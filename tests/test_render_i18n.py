@@ -14,6 +14,7 @@ from PIL import Image, ImageChops
 import render.forbidden_city as render
 from engine.forbidden_city import Game, Place, Tile
 from engine.forbidden_city.catalogue import catalogue
+from render import leaderboard
 from render.__main__ import played
 from render.fonts import (
     FALLBACK_FILES,
@@ -101,7 +102,7 @@ def test_messages_are_what_pybabel_extracts() -> None:
     """The bot's catalogue gets these ids from `pybabel extract`; MESSAGES must say the same."""
     package = Path(render.__file__).parent.parent  # all of render/
     found = {m for _, _, m, _, _ in extract_from_dir(package, [("**.py", "python")])}
-    both = (*render.MESSAGES, *vs_texts.MESSAGES)
+    both = (*render.MESSAGES, *vs_texts.MESSAGES, *leaderboard.MESSAGES)
     assert found == set(both)
     assert len(render.MESSAGES) == len(set(render.MESSAGES))
     assert len(vs_texts.MESSAGES) == len(set(vs_texts.MESSAGES))

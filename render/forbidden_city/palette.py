@@ -12,6 +12,8 @@ from typing import Final
 
 from PIL import Image
 
+from ..colours import mix
+
 RGB = tuple[int, int, int]
 
 # Table
@@ -78,14 +80,6 @@ _FOREGROUNDS: Final[list[RGB]] = [
 ]  # fmt: skip
 
 
-def _mix(a: RGB, b: RGB, t: float) -> RGB:
-    return (
-        round(a[0] + (b[0] - a[0]) * t),
-        round(a[1] + (b[1] - a[1]) * t),
-        round(a[2] + (b[2] - a[2]) * t),
-    )
-
-
 @cache
 def colours() -> tuple[RGB, ...]:
     """The 256 palette entries: flat colours first, then edge blends, most useful first."""
@@ -94,7 +88,7 @@ def colours() -> tuple[RGB, ...]:
         for fg in _FOREGROUNDS:
             for bg in _BACKGROUNDS:
                 if len(found) < 256:
-                    found.setdefault(_mix(bg, fg, t))
+                    found.setdefault(mix(bg, fg, t))
     while len(found) < 256:  # pad with greys; never reached with today's colours
         level = len(found)
         found.setdefault((level, level, level))
