@@ -16,6 +16,9 @@ class Actor:
     locale: str | None = None  # the user's language (Discord interaction locale, Telegram code)
     is_admin: bool = False  # may manage the channel (abort any game)
     private: bool = False  # typed in a private chat / DM rather than in the group
+    # Where the people around it belong, for "here" on leaderboards: the Discord server (guild
+    # id), the Telegram group (chat id), the console's channel; None in a DM / private chat.
+    community: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", clean_name(self.name))  # frozen: set once, here

@@ -61,6 +61,9 @@ class Person:
         }
 
 
+Value = str | int | bool | Person  # an option's value; a Person is a user picked for a user option
+
+
 @dataclass
 class Sent:
     """One message as Discord shows it, and to whom."""
@@ -529,25 +532,37 @@ class FakeDiscord:
             payload["message"] = message
         return payload
 
-    def command_payload(self, user: Person, subcommand: str, **options: str | int | bool) -> Json:
-        """`/fc <subcommand> option:value ...` typed in the game channel."""
+    def command_payload(self, user: Person, subcommand: str, /, **options: Value) -> Json:
+        """`/fc <subcommand> option:value ...` typed in the game channel (a `Person` value is
+        a user picked for a user option)."""
         return self._command(user, subcommand, options, dm=False)
 
-    def dm_command_payload(
-        self, user: Person, subcommand: str, **options: str | int | bool
-    ) -> Json:
+    def dm_command_payload(self, user: Person, subcommand: str, /, **options: Value) -> Json:
         """The same, typed in the user's DM with the bot."""
         return self._command(user, subcommand, options, dm=True)
 
     def _command(
-        self, user: Person, subcommand: str, options: dict[str, str | int | bool], *, dm: bool
+        self, user: Person, subcommand: str, options: dict[str, Value], *, dm: bool
     ) -> Json:
         sub: Json = {"type": 1, "name": subcommand}
         if options:
             sub["options"] = [
-                {"type": _option_type(v), "name": k, "value": v} for k, v in options.items()
+                {
+                    "type": _option_type(v),
+                    "name": k,
+                    "value": str(v.id) if isinstance(v, Person) else v,
+                }
+                for k, v in options.items()
             ]
-        return self._interaction("command", user, 2, self._command_data([sub]), dm=dm, message=None)
+        data = self._command_data([sub])
+        picked = [v for v in options.values() if isinstance(v, Person)]
+        if picked:
+            # Discord sends the users an option names along (members too, in a guild).
+            resolved: Json = {"users": {str(p.id): p.payload() for p in picked}}
+            if not dm:
+                resolved["members"] = {str(p.id): _member(p) for p in picked}
+            data["resolved"] = resolved
+        return self._interaction("command", user, 2, data, dm=dm, message=None)
 
     def autocomplete_payload(self, user: Person, typed: str, *, dm: bool = False) -> Json:
         sub = {
@@ -643,8 +658,23 @@ async def dispatch_all(client: discord.Client, payloads: list[Json], timeout: fl
         await asyncio.wait_for(asyncio.gather(*started), timeout)
 
 
-def _option_type(value: str | int | bool) -> int:
-    """Discord's application command option types: boolean 5, integer 4, string 3."""
+def _member(person: Person) -> Json:
+    """A guild member as `resolved.members` has it (without the user, sent beside)."""
+    return {
+        "roles": [],
+        "joined_at": TIMESTAMP,
+        "flags": 0,
+        "pending": False,
+        "nick": None,
+        "avatar": None,
+        "permissions": str(MEMBER_PERMISSIONS.value),
+    }
+
+
+def _option_type(value: Value) -> int:
+    """Discord's application command option types: user 6, boolean 5, integer 4, string 3."""
+    if isinstance(value, Person):
+        return 6
     if isinstance(value, bool):
         return 5
     return 4 if isinstance(value, int) else 3

@@ -1,7 +1,8 @@
 """A local stand-in for the Telegram Bot API, so python-telegram-bot runs for real in tests.
 
 It listens on 127.0.0.1, answers the methods the adapter uses the way Telegram documents
-them, and records every call (chat, text or caption, photo bytes, keyboard). Users listed in
+them, and records every call (chat, text or caption, the bytes and name of a photo, an
+animation or a document, keyboard). Users listed in
 `unreachable` have never opened the bot: sending to their private chat fails with the 403
 Telegram returns for that. A chat can be `flood`ed: until the flood ends every message to it
 gets Telegram's 429 with a `retry_after`; a group `migrated` to a supergroup refuses messages
@@ -18,6 +19,7 @@ import contextlib
 import html
 import itertools
 import json
+import mimetypes
 import re
 import time
 from collections.abc import AsyncIterator
@@ -61,6 +63,8 @@ _ADMIN_RIGHTS = (
     "can_edit_stories",
     "can_delete_stories",
 )
+# What a user sees in a chat: texts, pictures, animations (replays), documents (records).
+SENDS = ("sendMessage", "sendPhoto", "sendAnimation", "sendDocument")
 _CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 _UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
 
@@ -72,6 +76,7 @@ class Call:
     method: str
     params: dict[str, Any]
     files: dict[str, bytes] = field(default_factory=dict)
+    filenames: dict[str, str] = field(default_factory=dict)  # form field -> the file's name
     result: Any = None
     failed: str | None = None  # the error description, if the fake refused the call
 
@@ -102,6 +107,22 @@ class Call:
     @property
     def photo(self) -> bytes | None:
         return self.files.get("photo")
+
+    @property
+    def animation(self) -> bytes | None:
+        return self.files.get("animation")
+
+    @property
+    def document(self) -> bytes | None:
+        return self.files.get("document")
+
+    @property
+    def file(self) -> tuple[str, bytes] | None:
+        """The file sent (photo, animation or document): its name and bytes."""
+        for kind in ("photo", "animation", "document"):
+            if kind in self.files:
+                return self.filenames.get(kind, ""), self.files[kind]
+        return None
 
     @property
     def keyboard(self) -> list[list[dict[str, Any]]]:
@@ -189,13 +210,15 @@ class FakeBotApi:
         method = request.match_info["method"]
         params: dict[str, Any] = {}
         files: dict[str, bytes] = {}
+        filenames: dict[str, str] = {}
         form = await request.post()
         for name, value in form.items():
             if isinstance(value, web.FileField):
                 files[name] = value.file.read()
+                filenames[name] = value.filename
             elif isinstance(value, str):
                 params[name] = json.loads(value) if name in _JSON_FIELDS else value
-        call = Call(method, params, files)
+        call = Call(method, params, files, filenames)
         self.calls.append(call)
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
@@ -227,7 +250,7 @@ class FakeBotApi:
     def _refusal(self, call: Call) -> tuple[int, str, dict[str, Any]] | None:
         """Telegram's answer when a message cannot go to its chat right now or any more."""
         chat_id = call.chat_id
-        if call.method not in ("sendMessage", "sendPhoto") or chat_id is None:
+        if call.method not in SENDS or chat_id is None:
             return None
         if self.failing.get(chat_id, 0) > 0:
             self.failing[chat_id] -= 1
@@ -279,6 +302,36 @@ class FakeBotApi:
         size = {"width": 1, "height": 1, "file_size": len(call.photo)}
         photo = [{"file_id": f"p{len(self.calls)}", "file_unique_id": "u", **size}]
         content: dict[str, Any] = {"photo": photo}
+        if caption:
+            content["caption"] = caption
+        return self._message(call, **content)
+
+    async def _api_sendAnimation(self, call: Call) -> tuple[int, Any]:
+        return self._file(call, "animation")
+
+    async def _api_sendDocument(self, call: Call) -> tuple[int, Any]:
+        return self._file(call, "document")
+
+    def _file(self, call: Call, kind: str) -> tuple[int, Any]:
+        """An animation or a document, as Telegram keeps it: its name, type and size."""
+        data = call.files.get(kind)
+        if not data:
+            return 400, f"Bad Request: there is no {kind} in the request"
+        caption = call.params.get("caption")
+        if caption is not None and len(caption) > 1024:
+            return 400, "Bad Request: message caption is too long"
+        name = call.filenames.get(kind, "")
+        mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        content: dict[str, Any] = {
+            kind: {
+                "file_id": f"{kind[0]}{len(self.calls)}",
+                "file_unique_id": "u",
+                "file_name": name,
+                "mime_type": mime,
+                "file_size": len(data),
+                **({"width": 1, "height": 1, "duration": 1} if kind == "animation" else {}),
+            }
+        }
         if caption:
             content["caption"] = caption
         return self._message(call, **content)
@@ -335,17 +388,48 @@ class FakeBotApi:
         self._updates_ready.set()
 
     # ------------------------------------------------------------------ updates
-    def command(self, chat_id: int, user: TgUser, text: str, *, edited: bool = False) -> Any:
-        """An update for a user typing `text` (a command at its start) in a chat."""
+    def command(
+        self,
+        chat_id: int,
+        user: TgUser,
+        text: str,
+        *,
+        edited: bool = False,
+        mentions: dict[str, TgUser] | None = None,
+        reply_to: TgUser | None = None,
+    ) -> Any:
+        """An update for a user typing `text` (a command at its start) in a chat.
+
+        `mentions`: names in `text` picked from the member list (a `text_mention` of that
+        user, offsets in UTF-16 units as Telegram counts); `reply_to`: the command answers a
+        message of that user's in the same chat."""
         command = text.split()[0]
+        entities = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        for name, person in (mentions or {}).items():
+            entities.append(
+                {
+                    "type": "text_mention",
+                    "offset": _utf16_length(text[: text.index(name)]),
+                    "length": _utf16_length(name),
+                    "user": person.json(),
+                }
+            )
         message = {
             "message_id": next(self._message_ids),
             "date": int(time.time()),
             "chat": chat_json(chat_id),
             "from": user.json(),
             "text": text,
-            "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
+            "entities": entities,
         }
+        if reply_to is not None:
+            message["reply_to_message"] = {
+                "message_id": next(self._message_ids),
+                "date": int(time.time()),
+                "chat": chat_json(chat_id),
+                "from": reply_to.json(),
+                "text": "well played",
+            }
         key = "edited_message" if edited else "message"
         if edited:
             message["edit_date"] = int(time.time())
@@ -367,13 +451,12 @@ class FakeBotApi:
 
     # ------------------------------------------------------------------ reading
     def sent(self, chat_id: int | None = None) -> list[Call]:
-        """Messages and photos delivered (to `chat_id` if given), in order."""
+        """Messages, photos, animations and documents delivered (to `chat_id` if given), in
+        order."""
         return [
             c
             for c in self.calls
-            if c.method in ("sendMessage", "sendPhoto")
-            and c.delivered
-            and (chat_id is None or c.chat_id == chat_id)
+            if c.method in SENDS and c.delivered and (chat_id is None or c.chat_id == chat_id)
         ]
 
     def answers(self) -> list[Call]:
@@ -381,6 +464,10 @@ class FakeBotApi:
 
     def clear(self) -> None:
         self.calls.clear()
+
+
+def _utf16_length(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _error(status: int, description: str, parameters: dict[str, Any] | None = None) -> web.Response:

@@ -111,7 +111,7 @@ async def test_login_syncs_the_fc_group(fake: FakeDiscord, client: FcClient) -> 
     assert set(subcommands) == {
         "new", "join", "leave", "start", "play", "hand", "board", "status", "score",
         "rules", "abort", "lang", "notify", "games", "help", "vote", "addbot", "removebot",
-        "back",
+        "back", "stats", "top", "history", "replay", "export", "forget",
     }  # fmt: skip
     play = {o["name"]: o for o in subcommands["play"]["options"]}
     assert play["spot"]["autocomplete"] is True and play["spot"]["required"] is True
@@ -180,6 +180,7 @@ async def test_command_text_and_actor(
                 locale="fr",
                 is_admin=False,
                 private=False,
+                community=str(fake.guild_id),
             ),
             text,
         )

@@ -119,6 +119,7 @@ async def test_fc_command_reaches_the_service_with_the_actor(
         locale="fr",
         is_admin=False,
         private=False,
+        community=str(GROUP),
     )
     # Admin rights are only looked up for abort.
     assert not [c for c in bot.api.calls if c.method == "getChatMember"]

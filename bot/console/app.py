@@ -11,7 +11,7 @@
 bribe) may be typed without the table seeing it.
 
 Like the other adapters it only translates: lines become `GameService` calls, replies become
-printed lines and PNG files.
+printed lines and files (PNG pictures, GIF replays, JSON records).
 """
 
 from __future__ import annotations
@@ -53,7 +53,9 @@ class Console:
     def _actor(self, user: str, private: bool = False) -> Actor:
         """A user of the table's channel, or of their own private chat with the bot."""
         channel = f"dm-{user}" if private else self.channel
-        return Actor("console", channel, user, user.capitalize(), private=private)
+        return Actor(
+            "console", channel, user, user.capitalize(), private=private, community=self.channel
+        )
 
     def _save(self, message: Message) -> str:
         """Number the image after every one already in the folder, earlier runs' too,
@@ -77,7 +79,8 @@ class Console:
         text = message.format(lambda uid, name: "@" + uid, lambda s: s)
         lines = [f"{where} {text}"]
         if message.image is not None:
-            lines.append(f"{where} (image: {self._save(message)})")
+            kind = "image" if message.image_name.lower().endswith(".png") else "file"
+            lines.append(f"{where} ({kind}: {self._save(message)})")
         buttons = [b for row in message.buttons for b in row] + message.choices
         if buttons:
             lines.append(where + " " + " ".join(f"[{b.label}: press {b.data}]" for b in buttons))

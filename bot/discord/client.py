@@ -24,6 +24,7 @@ from bot.replies import Reply
 from .components import FcButton, FcSelect, recognised
 from .delivery import PLATFORM, Delivery, Service
 from .new import LEVELS, new_command
+from .records import record_commands
 from .translator import FcTranslator
 
 __all__ = ["FcClient", "FcCommands", "actor_of"]
@@ -49,6 +50,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         is_admin=interaction.guild_id is not None
         and (permissions.manage_channels or permissions.manage_guild),
         private=interaction.guild_id is None,
+        community=None if interaction.guild_id is None else str(interaction.guild_id),
     )
 
 
@@ -71,6 +73,8 @@ class FcCommands(app_commands.Group):
         )
         self.client = client
         self.add_command(new_command(client))
+        for command in record_commands(client):
+            self.add_command(command)
 
     async def _run(self, interaction: discord.Interaction[Any], text: str) -> None:
         await self.client.handle_command(interaction, text)

@@ -12,13 +12,18 @@ from discord import app_commands
 from bot.games import MODULES, GameInfo, NewOption, module
 from bot.i18n import N_
 
-__all__ = ["LEVELS", "new_command"]
+__all__ = ["LEVELS", "Handles", "game_choices", "new_command"]
 
 LEVELS = [  # computer players' levels, for /fc new and /fc addbot
     app_commands.Choice(name=N_("easy"), value="easy"),
     app_commands.Choice(name=N_("normal"), value="normal"),
     app_commands.Choice(name=N_("hard"), value="hard"),
 ]
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """Each game by its byline, sent as the first word its module accepts (`knizia`, `stadt`)."""
+    return [app_commands.Choice(name=g.byline, value=g.words[0]) for g in map(module, MODULES)]
 
 
 class Handles(Protocol):
@@ -77,7 +82,7 @@ def new_command(client: Handles) -> app_commands.Command[Any, ..., None]:
         "level": N_("How well the computer players play"),
     }
     choices = {
-        "game": [app_commands.Choice(name=g.byline, value=g.words[0]) for g in games],
+        "game": game_choices(),
         "level": LEVELS,
     }
     for option in options:

@@ -36,6 +36,7 @@ from bot.replies import Reply
 
 from .contract import PLATFORM, GameServiceApi
 from .delivery import Delivery, alert_text
+from .mentions import about_replied_user, with_mentions
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,7 @@ class TelegramAdapter:
             locale=user.language_code,
             is_admin=admin_check and not private and await self._is_admin(chat, user),
             private=private,
+            community=None if private else str(chat.id),
         )
 
     async def _is_admin(self, chat: Chat, user: User) -> bool:
@@ -124,7 +126,7 @@ class TelegramAdapter:
             return
         if await self._refuse_anonymous(message, chat, user):
             return
-        text = command_text(message.text)
+        text = about_replied_user(command_text(with_mentions(message)), message)
         first = text.split(maxsplit=1)[0].lower() if text else ""
         actor = await self.actor(chat, user, admin_check=first in ADMIN_COMMANDS)
         reply = await self.service.command(actor, text)

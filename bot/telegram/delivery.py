@@ -44,6 +44,7 @@ ALERT_LIMIT: Final = int(CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH)  
 CALLBACK_DATA_LIMIT: Final = 64
 _STYLES: Final = {"primary": "primary", "success": "success", "danger": "danger"}
 _NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
+PHOTO_SUFFIXES: Final = frozenset({"png", "jpg", "jpeg", "webp"})
 
 
 def escape(text: str) -> str:
@@ -149,6 +150,14 @@ def chat_ref(chat_id: int | str) -> int | str:
         return chat_id
 
 
+def file_kind(name: str) -> str:
+    """How Telegram is sent a file called `name`: "photo", "animation" or "document"."""
+    suffix = name.rpartition(".")[2].lower()
+    if suffix in PHOTO_SUFFIXES:
+        return "photo"
+    return "animation" if suffix == "gif" else "document"
+
+
 def plan(bot: Bot, message: Message, reply_to: int | None = None) -> list[Step]:
     """One `Message` as the Bot API calls that send it; the keyboard goes on the last one,
     and the first answers the message `reply_to` (a command), if given."""
@@ -159,8 +168,8 @@ def plan(bot: Bot, message: Message, reply_to: int | None = None) -> list[Step]:
     if message.image is not None:
         short = visible_length(message) <= CAPTION_LIMIT and len(caption) <= CAPTION_LIMIT
         if short or not message.text.strip():
-            return [_photo(bot, message, answer, caption or None, markup)]
-        steps.append(_photo(bot, message, answer, None, None))
+            return [_file(bot, message, answer, caption or None, markup)]
+        steps.append(_file(bot, message, answer, None, None))
         answer = None
     pieces = split_text(message) if message.text.strip() else []
     if not pieces:
@@ -175,23 +184,33 @@ def plan(bot: Bot, message: Message, reply_to: int | None = None) -> list[Step]:
     return steps
 
 
-def _photo(
+def _file(
     bot: Bot,
     message: Message,
     answer: ReplyParameters | None,
     caption: str | None,
     markup: InlineKeyboardMarkup | None,
 ) -> Step:
+    """The message's file, by its name: a picture as a photo, a GIF as an animation (a
+    replay), anything else as a document (an exported record)."""
     image = message.image
     assert image is not None
+    kind = file_kind(message.image_name)
+    mode = ParseMode.HTML if caption else None
+
+    senders: dict[str, Callable[..., Awaitable[object]]] = {
+        "photo": bot.send_photo,
+        "animation": bot.send_animation,
+    }
+    send = senders.get(kind, bot.send_document)
 
     async def call(chat_id: ChatId) -> object:
-        return await bot.send_photo(
+        return await send(
             chat_ref(chat_id),
             InputFile(image, filename=message.image_name),
             caption=caption,
-            parse_mode=ParseMode.HTML if caption else None,
             reply_markup=markup,
+            parse_mode=mode,
             reply_parameters=answer,
         )
 
