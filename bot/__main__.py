@@ -82,6 +82,21 @@ async def serve_until_stopped(settings: Settings) -> None:
         log.info("stopped")
 
 
+async def rebuild_ratings(settings: Settings) -> tuple[int, int]:
+    """`python -m bot ratings rebuild`: every rating made again from the kept results."""
+    from .service.results import rebuild
+
+    url = settings.redis_url.get_secret_value() if settings.redis_url else None
+    with redis_url_for(url, settings.data_dir) as redis_url:
+        store = Store.from_url(redis_url)
+        service = GameService(store, settings)
+        try:
+            return await rebuild(service.ctx)
+        finally:
+            service.computer.close()
+            await store.close()
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line, every option with its help text."""
     made = argparse.ArgumentParser(
@@ -110,6 +125,13 @@ def parser() -> argparse.ArgumentParser:
     load.add_argument(
         "--kill", action="store_true", help="SIGKILL one process halfway and count what it lost"
     )
+    ratings = sub.add_parser(
+        "ratings",
+        help="ratings, leaderboards and histories",
+        description="rebuild: delete every rating, leaderboard and player history and make "
+        "them again from the kept results, oldest game first (REDIS_URL from the environment).",
+    )
+    ratings.add_argument("action", choices=["rebuild"], help="what to do: rebuild")
     worker = sub.add_parser("load-worker", help=argparse.SUPPRESS)
     worker.add_argument("--redis", required=True, help="the Redis URL the load run shares")
     worker.add_argument("--port", type=int, required=True, help="where the driver asks")
@@ -150,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    if args.command == "ratings":
+        results, cleared = asyncio.run(rebuild_ratings(settings))
+        print(f"rated {results} kept result(s) again ({cleared} derived key(s) replaced)")
+        return 0
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve_until_stopped(settings))

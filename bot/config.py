@@ -98,6 +98,8 @@ class Settings(BaseSettings):
     reminder_after: Duration = Field(default=timedelta(hours=12))
     turn_limit: Duration = Field(default=timedelta(hours=72))
     archive_ttl: Duration = Field(default=timedelta(days=30))
+    # A game its players ended by a vote is kept and rated after this many actions.
+    results_min_moves: int = Field(default=12, ge=0)
     bot_pause: Duration = Field(default=timedelta(seconds=2))  # before a computer player acts
     bot_think_limit: Duration = Field(default=timedelta(seconds=5))  # then the greedy move
     bot_workers: int = Field(default=1, ge=1, le=2)  # processes searching computer moves

@@ -111,10 +111,13 @@ async def test_a_whole_game_with_buttons_only(service: GameService, store: Store
     assert await store.user_games("console", "ann") == []
     board = await service.command(who("bob"), "board")
     assert board.ok and is_png(board.public[0].image)
-    # Every preview was private, with a picture; the channel never got a button.
+    # Every preview was private, with a picture; the channel got no button before the end,
+    # and then only the one that shows the game's replay.
     previews = [m for box in chat.inbox.values() for m in box if m.image_name == "preview.png"]
     assert previews and all(is_png(m.image) for m in previews[:5])
-    assert all(not m.buttons and not m.choices for m in chat.public[3:])
+    assert all(not m.buttons and not m.choices for m in chat.public[3:-1])
+    [[replay]] = chat.public[-1].buttons
+    assert replay.data.startswith("fc:rp:") and not chat.public[-1].choices
 
 
 async def test_moves_typed_liberally(service: GameService, store: Store) -> None:

@@ -18,7 +18,10 @@ the table (`MODULES`):
   - what each seat is shown privately: `prompt` (the seat must decide: its view's image, buttons
     or menus of legal choices), `private` (`/fc hand`), `after_own` (after its own action);
   - when a turn runs out: `on_limit` says whether the seat's decision is made for it
-    (`"default"`) or the others vote (`"vote"`); `stand_in` is the action played for it.
+    (`"default"`) or the others vote (`"vote"`); `stand_in` is the action played for it;
+  - once it is over: `outcome` (scores, winners, partners, for the kept result and ratings),
+    `replay_views` (the public view after each action of a stored record) and `replay_image`
+    (those views as an animation); `engine` names the command line that loads an export.
 
 The service holds a module as a `GameInfo` and reaches its typed side through `visit`, which
 hands the module to a function generic over `G`, `V` and `A`: the game's types stay the game's,
@@ -112,6 +115,16 @@ class Acted:
 
 
 @dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game finished, or stood when its players ended it: what results and ratings
+    need. `winners` is empty if the game did not say (ended early): the scores decide."""
+
+    scores: dict[str, int]
+    winners: list[str]
+    teams: list[tuple[str, ...]]  # partners, who share one place
+
+
+@dataclass(frozen=True, slots=True)
 class NewOption:
     """An option of `/fc new` for platforms that type their options (Discord): a choice of
     words, or a flag whose word is its name. Names and texts are message ids."""
@@ -141,6 +154,7 @@ class GameInfo(Protocol):
     rules: tuple[str, ...]
     button_kinds: frozenset[str]  # the `fc:<kind>:...` buttons this game answers
     secret: str  # what a seat keeps hidden ("your tile"), a message id for notices
+    engine: str  # `python -m <engine> replay FILE` steps through an exported game
 
     def options(self, args: list[str], players: int, lang: str) -> dict[str, str]:
         """The options typed after the game's name at `/fc new`; `Refused` if wrong."""
@@ -255,6 +269,17 @@ class GameModule(GameInfo, Protocol[G, V, A]):
 
     def default_text(self, at: At, game: G, seat: str, kind: str) -> str:
         """The channel's words when a decision was made for `seat` at the limit."""
+        ...
+
+    def outcome(self, game: G) -> Outcome: ...
+
+    def replay_views(self, data: Record) -> list[V]:
+        """The public view at the start and after every action of a stored record: all a
+        replay may show (`CorruptRecord` if it does not replay)."""
+        ...
+
+    def replay_image(self, at: At, views: Sequence[V]) -> bytes:
+        """The views drawn as the channel sees them, as one animation (a GIF)."""
         ...
 
 

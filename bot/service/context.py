@@ -63,6 +63,7 @@ class Context:
     # calls and time out. Waiting here instead keeps every Redis round trip short.
     gate: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(8))
     store_down: bool = False  # so an outage is logged once, not at every poll
+    next_sweep: float = 0.0  # when results left unrated are looked for again (`results`)
     # Channels whose news were told while Redis was away: their news deadline is cancelled
     # when it is back (a repeat, not a loss, if this process dies first).
     untold: set[Channel] = field(default_factory=set)

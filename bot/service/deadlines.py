@@ -20,6 +20,7 @@ from ..refused import Refused
 from ..replies import Direct, Message, Reply
 from ..store import CLAIM_LEASE, Channel, Conflict, Deadline, StoreUnavailable
 from ..table import load_game
+from . import results
 from .computers import computer_turn
 from .context import Context, Loaded, user_names, waiting_seats
 from .schedule import turn_deadlines
@@ -75,6 +76,9 @@ async def fire_due(ctx: Context, platform: str | None = None) -> list[tuple[str,
             channel = next(iter(ctx.untold))
             await ctx.store.cancel(channel, "news")
             ctx.untold.discard(channel)
+        if ctx.clock() >= ctx.next_sweep:
+            ctx.next_sweep = ctx.clock() + results.SWEEP_EVERY
+            await results.sweep(ctx)
         due = await ctx.store.due(ctx.clock())
         DUE.set(len(due))  # what the poll read: no round trip of its own
         for deadline in due:

@@ -167,6 +167,7 @@ async def new(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
         options=options,
         creator=actor.user_id,
         seats=[Seat(user_id=actor.user_id, name=actor.name)],
+        community=actor.community or actor.channel_id,
     )
     for _ in range(count):
         _seat_computer(table, level, lang)

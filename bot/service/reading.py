@@ -34,6 +34,11 @@ COMMON_HELP = (
     N_("notify on|off: private turn messages"),
     N_("games: your games everywhere"),
     N_("vote skip|end: when a turn runs past the time limit"),
+    N_("stats [@player]: ratings, wins and best scores"),
+    N_("top [game] [global]: the leaderboard here, or everywhere"),
+    N_("history [@player]: the last finished games, with their ids"),
+    N_("replay <id>: watch a finished game; export <id>: download its record"),
+    N_("forget me: remove your name from every kept game and rating"),
 )
 
 

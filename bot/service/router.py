@@ -24,7 +24,7 @@ from ..refused import Refused
 from ..replies import Reply
 from ..store import Channel, Conflict, NotFound, StoreUnavailable
 from ..table import load_game
-from . import chat, lobby, reading, turns, votes
+from . import chat, forget, history, lobby, reading, standings, turns, votes
 from .context import Context, Loaded
 
 G = TypeVar("G", bound=Playing)
@@ -59,6 +59,12 @@ COMMANDS: dict[str, Command] = {
     "abort": Command(lobby.abort),
     "lang": Command(chat.lang, anywhere=True),
     "notify": Command(chat.notify, anywhere=True),
+    "stats": Command(standings.stats, anywhere=True),
+    "top": Command(standings.top, anywhere=True),
+    "history": Command(history.history, anywhere=True),
+    "replay": Command(history.replay, anywhere=True),
+    "export": Command(history.export, anywhere=True),
+    "forget": Command(forget.forget, anywhere=True),
 }
 
 
@@ -80,6 +86,16 @@ LOBBY_BUTTONS: dict[str, ButtonHandler] = {
     "st": lambda ctx, actor, pressed, lang: lobby.start(ctx, actor, [], lang),
     "ab": lambda ctx, actor, pressed, lang: lobby.addbot(ctx, actor, [], lang),
     "gm": lambda ctx, actor, pressed, lang: lobby.switch(ctx, actor, pressed.payload or "", lang),
+}
+# Buttons about kept results, which work wherever they were posted or forwarded: watch a
+# game's replay (`fc:rp:<channel>:0:<short id>`), confirm `forget me` (`...:<user id>`).
+RECORD_BUTTONS: dict[str, ButtonHandler] = {
+    "rp": lambda ctx, actor, pressed, lang: history.show_replay(
+        ctx, actor, pressed.payload or "", lang
+    ),
+    "fg": lambda ctx, actor, pressed, lang: forget.confirmed(
+        ctx, actor, pressed.payload or "", lang
+    ),
 }
 COMPLETIONS_KEPT = 512  # autocomplete answers kept per process (each for one table version)
 _DATA = re.compile(
@@ -120,7 +136,10 @@ async def press(ctx: Context, actor: Actor, data: str) -> Reply:
     lang = await ctx.language(where)
     reply = Reply.error(tr(lang, "This button is not valid."))
     lobby_button = LOBBY_BUTTONS.get(pressed.kind)
-    if lobby_button is not None:
+    record_button = RECORD_BUTTONS.get(pressed.kind)
+    if record_button is not None:
+        reply = await guard(lang, record_button(ctx, where, pressed, lang))
+    elif lobby_button is not None:
         if pressed.channel_id == actor.channel_id:  # where it was posted
             reply = await guard(lang, lobby_button(ctx, where, pressed, lang))
     elif pressed.count is not None and pressed.payload is not None:

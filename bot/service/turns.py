@@ -24,8 +24,9 @@ from ..refused import Refused
 from ..replies import Direct, Message, Reply
 from ..store import Channel, ChatSettings, StoreUnavailable
 from ..table import Table, keep
+from . import results
 from .context import Context, Loaded, game_of, user_names, waiting, waiting_seats
-from .schedule import DEADLINE_KINDS, NEWS_AFTER, saved_deadlines
+from .schedule import NEWS_AFTER, saved_deadlines
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -212,17 +213,21 @@ async def _ended(
     at: At,
     lines: list[str],
 ) -> Reply:
-    """The game is over: archived (its deadlines with it), then its end told and drawn."""
+    """The game is over: archived (its deadlines with it) with its result, rated, then its
+    end told and drawn."""
     table = loaded.table
-    await ctx.store.archive(
-        channel,
-        loaded.record.version,
-        data=table.model_dump_json(),
-        cancel_deadlines=DEADLINE_KINDS,
-    )
+    concluded = await results.conclude(game_module, ctx, loaded, game, False)
     lines.append(game_module.final_text(at, game, False))
+    rated, buttons = results.ended_message(concluded, at.names, channel.channel_id, at.lang)
+    lines += [rated] if rated else []
     image = await ctx.draw(lambda: game_module.final_image(at, game_module.view(game, None), False))
-    message = Message(" ".join(lines), image=image, image_name="final.png", names=user_names(table))
+    message = Message(
+        " ".join(lines),
+        image=image,
+        image_name="final.png",
+        names=user_names(table),
+        buttons=buttons,
+    )
     return Reply(public=[message])
 
 

@@ -17,9 +17,10 @@ from ..i18n import tr
 from ..refused import Refused
 from ..replies import Message, Reply, mention
 from ..store import Channel
+from . import results
 from .context import Context, Loaded, game_of, no_computers, user_names, waiting_seats
 from .reading import final
-from .schedule import DEADLINE_KINDS, turn_deadlines
+from .schedule import turn_deadlines
 from .turns import after_action, seated, stand_in
 
 G = TypeVar("G", bound=Playing)
@@ -65,13 +66,12 @@ async def _vote(
         return Reply(public=[Message(_counted(actor, choice, count, voters, lang))])
     if choice == "end":
         table.voted_end = True
-        await ctx.store.archive(
-            channel,
-            loaded.record.version,
-            data=table.model_dump_json(),
-            cancel_deadlines=DEADLINE_KINDS,
-        )
-        return await final(ctx, channel, table, lang)
+        concluded = await results.conclude(game_module, ctx, loaded, game, True)
+        reply = await final(ctx, channel, table, lang)
+        rated, buttons = results.ended_message(concluded, table.names(), channel.channel_id, lang)
+        reply.public[0].text += f" {rated}" if rated else ""
+        reply.public[0].buttons = buttons
+        return reply
     if choice == "bot":
         return await _hand_over(ctx, channel, loaded, absent, lang)
     at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))

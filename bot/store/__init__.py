@@ -17,11 +17,14 @@ from .chats import Chats
 from .connecting import MAX_CONNECTIONS, Connector, Policy
 from .deadlines import CLAIM_LEASE, Deadlines
 from .errors import AlreadyExists, Conflict, NotFound, StoreError, StoreUnavailable
+from .forgetting import Forgetting
 from .games import MAX_DATA_BYTES, Games
 from .keys import BUCKETS, Channel, ChatSettings, Deadline, GameRecord
 from .migration import CLAIMS_KEY, DEADLINES_KEY, Migration
 from .moving import Move
 from .once import Once
+from .ratings import Player, Ratings, Update
+from .results import Results, parse_ref
 from .scripts import ARCHIVE, CLAIM, CREATE, DONE, SAVE
 from .users import Users
 
@@ -41,10 +44,14 @@ __all__ = [
     "GameRecord",
     "Move",
     "NotFound",
+    "Player",
     "Policy",
+    "Ratings",
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "Update",
+    "parse_ref",
 ]
 
 
@@ -53,7 +60,7 @@ __all__ = [
 _CREATE, _SAVE, _ARCHIVE, _CLAIM, _DONE = CREATE, SAVE, ARCHIVE, CLAIM, DONE
 
 
-class Store(Games, Deadlines, Chats, Users, Migration, Once):
+class Store(Games, Deadlines, Chats, Users, Migration, Once, Results, Ratings, Forgetting):
     """Async access to the bot's Redis data. Holds only the connection: no game state.
 
     Built with `Store.from_url(url)`, it finds out on first use whether the URL names a

@@ -12,7 +12,7 @@ from .keys import Channel, ChatSettings, check_part
 __all__ = ["Chats"]
 
 
-def _dms_key(platform: str, user_id: int | str) -> str:
+def dms_key(platform: str, user_id: int | str) -> str:
     return f"fc:dms:{check_part('platform', platform)}:{check_part('user', str(user_id))}"
 
 
@@ -52,15 +52,15 @@ class Chats(StoreBase):
         forgotten after `keep`, so a stale refusal never lingers."""
         seconds = max(1, int(keep.total_seconds()))
         client = await self._client()
-        await client.set(_dms_key(platform, user_id), repr(at), ex=seconds)
+        await client.set(dms_key(platform, user_id), repr(at), ex=seconds)
 
     @guarded
     async def clear_dms_closed(self, platform: str, user_id: int | str) -> None:
         client = await self._client()
-        await client.delete(_dms_key(platform, user_id))
+        await client.delete(dms_key(platform, user_id))
 
     @guarded
     async def dms_closed_at(self, platform: str, user_id: int | str) -> float | None:
         client = await self._client()
-        value = await client.get(_dms_key(platform, user_id))
+        value = await client.get(dms_key(platform, user_id))
         return None if value is None else float(value)

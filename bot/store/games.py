@@ -135,11 +135,15 @@ class Games(Moving):
         expected_version: int | None = None,
         *,
         data: str | None = None,
+        result: str | None = None,
+        game_id: str = "-",
         cancel_deadlines: Iterable[str] = (),
     ) -> str:
         """Move the live game to its archive key with the archive TTL and cancel the given
         deadline kinds, all at once, then drop it from its players' indexes. `data`, if
-        given, is saved as the game's last version in the same step (the end of a game).
+        given, is saved as the game's last version in the same step (the end of a game);
+        `result`, if given, is kept for good under `game_id` in that step too (`Conflict` if
+        the live game is another one), and listed as not rated yet (`Results`).
 
         Returns the archive key; a resend of the same call (a lost reply) returns it too.
         Raises `NotFound` if there is no live game (e.g. it was archived already) and
@@ -147,11 +151,21 @@ class Games(Moving):
         """
         if data is not None:
             _check_size(data)
+        if result is not None:
+            _check_size(result)
         kinds = [check_part("kind", kind) for kind in cancel_deadlines]
         client = await self._client()
         reply = await _ARCHIVE(
             client,
-            [channel.game_key, channel.deadlines_key, channel.last_key, channel.claims_key],
+            [
+                channel.game_key,
+                channel.deadlines_key,
+                channel.last_key,
+                channel.claims_key,
+                channel.result_key(check_part("game_id", game_id)),
+                channel.results_key,
+                channel.unrated_key,
+            ],
             [
                 "" if expected_version is None else expected_version,
                 repr(self._clock()),
@@ -160,6 +174,8 @@ class Games(Moving):
                 f"{channel}:",
                 uuid.uuid4().hex,
                 data or "",
+                result or "",
+                f"{channel}:{game_id}",
                 *kinds,
             ],
         )

@@ -15,10 +15,15 @@ any cluster holds some of them, and 256 deadline sets keep any one key from bein
     fc:{t}:archive:<platform>:<channel>:<game_id>  ended game (hash, expires)
     fc:{t}:last:<platform>:<channel>               id of the last archived game (expires)
     fc:{t}:moved:<platform>:<channel>              where the table went (see `moving`)
+    fc:{t}:result:<platform>:<channel>:<game_id>   a finished game's result, kept for good
+    fc:{t}:results:<platform>:<channel>            the channel's results (zset, by end time)
+    fc:{t}:unrated                                 bucket's results not rated yet (set)
     fc:{t}:deadlines                               bucket's deadlines (zset, by due time)
     fc:{t}:claims                                  bucket's leases: member -> holder's token
     fc:user:<platform>:<user>                      channels of the user's games (derived)
     fc:dms:<platform>:<user>                       when private messages were refused
+    fc:{fc-ratings}:...                            ratings, leaderboards, players' history:
+                                                   derived from the results (`ratings`)
 
 The tags must never change: changing them would lose every stored game.
 """
@@ -39,6 +44,7 @@ __all__ = [
     "GAME_PATTERN",
     "LAYOUT",
     "LAYOUT_KEY",
+    "RESULT_PATTERN",
     "Channel",
     "ChatSettings",
     "Deadline",
@@ -47,6 +53,7 @@ __all__ = [
     "check_part",
     "claims_key",
     "deadlines_key",
+    "unrated_key",
     "user_ids",
     "user_key",
 ]
@@ -57,6 +64,7 @@ _SLOTS_PER_BUCKET = SLOTS // BUCKETS
 LAYOUT_KEY = "fc:layout"  # the layout version the data is in (see `migration`)
 LAYOUT = 2
 GAME_PATTERN = "fc:{*}:game:*"
+RESULT_PATTERN = "fc:{*}:result:*"
 
 _PART = re.compile(r"[^:\s]+")
 
@@ -102,6 +110,10 @@ def deadlines_key(bucket: int) -> str:
 
 def claims_key(bucket: int) -> str:
     return f"fc:{{{bucket_tags()[bucket]}}}:claims"
+
+
+def unrated_key(bucket: int) -> str:
+    return f"fc:{{{bucket_tags()[bucket]}}}:unrated"
 
 
 def user_key(platform: str, user_id: int | str) -> str:
@@ -159,6 +171,25 @@ class Channel:
 
     def archive_key(self, game_id: str) -> str:
         return f"{self.prefix}:archive:{self}:{game_id}"
+
+    def result_key(self, game_id: str) -> str:
+        return f"{self.prefix}:result:{self}:{check_part('game_id', game_id)}"
+
+    @classmethod
+    def of_result_key(cls, key: str) -> tuple[Channel, str] | None:
+        """The channel and game id of a result's key, None for any other key."""
+        parts = key.split(":")
+        if len(parts) != 6 or parts[0] != "fc" or parts[2] != "result":
+            return None
+        return cls(parts[3], parts[4]), parts[5]
+
+    @property
+    def results_key(self) -> str:
+        return f"{self.prefix}:results:{self}"
+
+    @property
+    def unrated_key(self) -> str:
+        return unrated_key(self.bucket)
 
     @property
     def last_key(self) -> str:

@@ -7,7 +7,7 @@ decodes its inputs before its first write. Every write carries a random operatio
 write that redis-py resends after a lost reply is recognised as already applied.
 """
 
-__all__ = ["ARCHIVE", "CLAIM", "CREATE", "DONE", "RENEW", "SAVE"]
+__all__ = ["APPLY", "ARCHIVE", "CLAIM", "CREATE", "DONE", "RENEW", "SAVE"]
 
 # KEYS: game. ARGV: game_id, data, now, creator, players (JSON), language, op.
 CREATE = """
@@ -48,8 +48,10 @@ end
 return {'ok', version + 1, cur[3]}
 """
 
-# KEYS: game, bucket deadlines, last, bucket claims. ARGV: expected version or '', now, ttl,
-# archive key prefix, deadline member prefix, op, final data or '', then kinds to cancel.
+# KEYS: game, bucket deadlines, last, bucket claims, result, channel's results, bucket's
+# unrated results. ARGV: expected version or '', now, ttl, archive key prefix, deadline member
+# prefix, op, final data or '', the result (JSON) or '', its unrated member, then kinds to
+# cancel. The result is kept for good (no TTL), in the same step as the archive.
 # Replies {status, archive key or version, players (JSON)}.
 ARCHIVE = """
 local last = redis.call('GET', KEYS[3])
@@ -62,6 +64,9 @@ if cur[4] then return {'moving', tonumber(cur[1]), ''} end
 if ARGV[1] ~= '' and tonumber(cur[1]) ~= tonumber(ARGV[1]) then
   return {'conflict', tonumber(cur[1]), ''}
 end
+if ARGV[8] ~= '' and ARGV[9] ~= ARGV[5] .. cur[2] then
+  return {'conflict', tonumber(cur[1]), ''}
+end
 local dest = ARGV[4] .. cur[2]
 if ARGV[7] ~= '' then
   redis.call('HSET', KEYS[1], 'version', tonumber(cur[1]) + 1, 'data', ARGV[7],
@@ -71,7 +76,12 @@ redis.call('HSET', KEYS[1], 'archived', ARGV[2], 'op', ARGV[6])
 redis.call('RENAME', KEYS[1], dest)
 redis.call('EXPIRE', dest, ARGV[3])
 redis.call('SET', KEYS[3], cur[2], 'EX', ARGV[3])
-for i = 8, #ARGV do
+if ARGV[8] ~= '' then
+  redis.call('SET', KEYS[5], ARGV[8])
+  redis.call('ZADD', KEYS[6], ARGV[2], cur[2])
+  redis.call('SADD', KEYS[7], ARGV[9])
+end
+for i = 10, #ARGV do
   redis.call('ZREM', KEYS[2], ARGV[5] .. ARGV[i])
   redis.call('HDEL', KEYS[4], ARGV[5] .. ARGV[i])
 end
@@ -118,4 +128,41 @@ if score and tonumber(score) == tonumber(ARGV[2]) then
   return 1
 end
 return 0
+"""
+
+# A result's ratings, applied once (by its reference), all in the ratings' slot. The caller
+# worked the new ratings out from what it read; if any of its players has played a game since
+# (their count of games moved), nothing is written and it reads again.
+# KEYS: applied, ratings (game), board (game), ids, members (game, community), then for each
+# person: history, opponents (game), boards they are on. ARGV: reference, short id, end time,
+# plan (JSON: players [{key, before, value, ordinal}], people [{opponents}], board, members).
+APPLY = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 'applied' end
+local plan = cjson.decode(ARGV[4])
+for _, p in ipairs(plan.players) do
+  local cur = redis.call('HGET', KEYS[2], p.key)
+  local games = 0
+  if cur then games = cjson.decode(cur).games end
+  if games ~= p.before then return 'retry' end
+end
+for _, p in ipairs(plan.players) do
+  redis.call('HSET', KEYS[2], p.key, p.value)
+  redis.call('ZADD', KEYS[3], p.ordinal, p.key)
+end
+for _, key in ipairs(plan.members) do redis.call('SADD', KEYS[5], key) end
+local k = 6
+for _, p in ipairs(plan.people) do
+  redis.call('ZADD', KEYS[k], ARGV[3], ARGV[1])
+  for _, o in ipairs(p.opponents) do redis.call('HINCRBY', KEYS[k + 1], o, 1) end
+  redis.call('SADD', KEYS[k + 2], plan.board)
+  k = k + 3
+end
+local prior = redis.call('HGET', KEYS[4], ARGV[2])
+if prior then
+  redis.call('HSET', KEYS[4], ARGV[2], prior .. ' ' .. ARGV[1])
+else
+  redis.call('HSET', KEYS[4], ARGV[2], ARGV[1])
+end
+redis.call('SADD', KEYS[1], ARGV[1])
+return 'ok'
 """

@@ -8,6 +8,8 @@ shows a preview, and *Place it here* plays it; `/fc play <spot> <rotation>` does
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from functools import partial
 from typing import Literal, ParamSpec, TypeVar
 
 import render.forbidden_city as render
@@ -16,12 +18,15 @@ from engine.forbidden_city import DISCARD, Game, Move, Place
 from engine.forbidden_city.game import TILES_LEFT_AT_END, from_record, to_record
 from engine.forbidden_city.players import choose_greedy
 from engine.forbidden_city.record import GameRecord as FcRecord
+from engine.forbidden_city.replay import steps_of
 from engine.forbidden_city.view import SeatView
+from render.animation import animate_views
+from render.forbidden_city import palette as tile_palette
 
 from ...i18n import N_, tr
 from ...refused import Refused
 from ...replies import Button, Message, Reply, Style
-from .. import Acted, At, NewOption, Record, Visitor
+from .. import Acted, At, NewOption, Outcome, Record, Visitor
 from .spot_menu import page_count, spot_menu
 from .targets import CELL, explain, target
 from .texts import HELP, RULES, describe, final_text, status_text
@@ -61,6 +66,7 @@ class ForbiddenCity:
     rules: tuple[str, ...] = RULES
     button_kinds: frozenset[str] = frozenset({"sp", "pg", "pv", "ok"})
     secret: str = N_("your tile")
+    engine: str = "engine.forbidden_city"
     new_options: tuple[NewOption, ...] = (
         NewOption(
             N_("side"), N_("Which side of the start tile to play"), (N_("beginner"), N_("advanced"))
@@ -239,6 +245,17 @@ class ForbiddenCity:
 
     def status_text(self, at: At, game: Game, waited: str) -> str:
         return status_text(at, game, waited)
+
+    # ------------------------------------------------------------------ once over
+    def outcome(self, game: Game) -> Outcome:
+        return Outcome(dict(game.scores), list(game.winners), [])
+
+    def replay_views(self, data: Record) -> list[SeatView]:
+        return [step.game.view(None) for step in steps_of(FcRecord.model_validate(data))]
+
+    def replay_image(self, at: At, views: Sequence[SeatView]) -> bytes:
+        draw = partial(render.table_image, names=at.names, tr=at.words)
+        return animate_views(views, draw, tile_palette.palette_image())
 
     # ------------------------------------------------------------------ privately
     def prompt(self, at: At, game: Game, seat: str, reminder: bool) -> Message:

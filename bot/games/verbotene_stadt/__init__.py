@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
+from functools import partial
 from typing import Literal, ParamSpec, TypeVar
 
 import render.verbotene_stadt as vs_render
@@ -24,12 +26,15 @@ from engine.verbotene_stadt.events import Answered, BribeSet
 from engine.verbotene_stadt.game import fresh, snapshot, to_record
 from engine.verbotene_stadt.players import best_take, random_move
 from engine.verbotene_stadt.record import GameRecord
+from engine.verbotene_stadt.replay import steps_of
 from engine.verbotene_stadt.view import SeatView
+from render.animation import animate_views
+from render.verbotene_stadt import palette as stadt_palette
 
 from ...i18n import N_, tr
 from ...refused import Refused
 from ...replies import Message, Reply
-from .. import Acted, At, NewOption, Record, Visitor
+from .. import Acted, At, NewOption, Outcome, Record, Visitor
 from . import choices, menus, prompts, texts, words
 from .paths import movable, trace, unpack
 
@@ -50,6 +55,7 @@ class VerboteneStadt:
     rules: tuple[str, ...] = texts.RULES
     button_kinds: frozenset[str] = menus.KINDS
     secret: str = N_("your secret bribe")
+    engine: str = "engine.verbotene_stadt"
     new_options: tuple[NewOption, ...] = (
         NewOption(
             N_("teams"), N_("Die Verbotene Stadt for 4: partners sit opposite and add their points")
@@ -206,6 +212,17 @@ class VerboteneStadt:
 
     def status_text(self, at: At, game: Game, waited: str) -> str:
         return texts.status_text(at, game, waited)
+
+    # ------------------------------------------------------------------ once over
+    def outcome(self, game: Game) -> Outcome:
+        return Outcome(dict(game.scores), list(game.winners), list(game.partnerships))
+
+    def replay_views(self, data: Record) -> list[SeatView]:
+        return [step.game.view(None) for step in steps_of(GameRecord.model_validate(data))]
+
+    def replay_image(self, at: At, views: Sequence[SeatView]) -> bytes:
+        draw = partial(vs_render.table_image, names=at.names, tr=at.words)
+        return animate_views(views, draw, stadt_palette.palette_image())
 
     # ------------------------------------------------------------------ privately
     def prompt(self, at: At, game: Game, seat: str, reminder: bool) -> Message:

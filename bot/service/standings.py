@@ -1,0 +1,164 @@
+"""`/fc stats` and `/fc top`: a player's standing and the leaderboards, as text and as an
+image worth a screenshot. All of it is read from the ratings (`Store.players`, boards), which
+are derived from the kept results."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from render.leaderboard import Row, leaderboard_png
+
+from engine.ratings import Rating, leaderboard
+
+from ..actor import Actor
+from ..games import DEFAULT, MODULES, by_word, module
+from ..i18n import tr, translations, trn
+from ..refused import Refused
+from ..replies import Message, Reply
+from ..store import Player
+from .context import Context
+
+BOARD_ROWS = 15  # players on a leaderboard image
+TEXT_ROWS = 10  # and in its text
+FAVOURITES = 3
+MENTION = re.compile(r"^<@!?([^\s<>@]{1,40})>$")
+
+
+def player_name(key: str, player: Player | None, lang: str) -> str:
+    """A computer level by its name in the language, a person by the name they last had."""
+    if key.startswith("ai:"):
+        return tr(lang, "Computer ({level})", level=tr(lang, key.removeprefix("ai:")))
+    return player.name if player is not None and player.name else tr(lang, "(anonymous)")
+
+
+def target(actor: Actor, args: Sequence[str], lang: str) -> tuple[str, str | None]:
+    """Whose standing or history is asked: the actor, or the user mentioned; their rated
+    key and their user id (None for the actor's own)."""
+    if not args:
+        return f"{actor.platform}:{actor.user_id}", None
+    found = MENTION.match(args[0]) if len(args) == 1 else None
+    if found is None:
+        raise Refused(
+            tr(
+                lang,
+                "Name the player by mentioning them (or answer one of their messages with the "
+                "command).",
+            )
+        )
+    return f"{actor.platform}:{found[1]}", found[1]
+
+
+def _rating(player: Player) -> Rating:
+    return Rating(player.mu, player.sigma)
+
+
+async def stats(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """`/fc stats [@user]`: games, wins, rating with its uncertainty, best score, favourite
+    opponents and place on the board, per game."""
+    key, user = target(actor, args, lang)
+    lines: list[str] = []
+    rows: list[Row] = []
+    name = actor.name if user is None else ""
+    for kind in MODULES:
+        found = (await ctx.store.players(kind, [key])).get(key)
+        if found is None:
+            continue
+        name = name or player_name(key, found, lang)
+        rank = await ctx.store.rank(kind, key)
+        place = rank[0] if rank else 0
+        favourites = await _favourites(ctx, kind, key, lang)
+        rating = _rating(found)
+        title = tr(lang, module(kind).title)
+        line = tr(
+            lang,
+            "{game}: rating {rating} (± {uncertainty}), place {place} of {total}; {games}, "
+            "{wins}; best score {best}.",
+            game=title,
+            rating=rating.shown,
+            uncertainty=rating.uncertainty,
+            place=place,
+            total=rank[1] if rank else 0,
+            games=trn(lang, "{n} game", "{n} games", found.games),
+            wins=trn(lang, "{n} win", "{n} wins", found.wins),
+            best=found.best if found.best is not None else "-",
+        )
+        if favourites:
+            line += " " + tr(lang, "Most played against: {names}.", names=favourites)
+        lines.append(line)
+        rows.append(
+            Row(
+                place, title, rating.shown, rating.uncertainty, found.games, found.wins, found.trend
+            )
+        )
+    if not lines:
+        who = actor.name if user is None else tr(lang, "this player")
+        return Reply(public=[Message(tr(lang, "No rated games yet for {name}.", name=who))])
+    heading = tr(lang, "{name}: ratings", name=name)
+    subtitle = tr(lang, "The place is on the board of all players.")
+    words = translations(lang).gettext
+    image = await ctx.draw(lambda: leaderboard_png(heading, rows, tr=words, subtitle=subtitle))
+    text = "\n".join([heading, *lines, _uncertainty_note(lang)])
+    return Reply(public=[Message(text, image=image, image_name="stats.png")])
+
+
+async def _favourites(ctx: Context, kind: str, key: str, lang: str) -> str:
+    played = await ctx.store.opponents(kind, key)
+    best = sorted(played.items(), key=lambda item: (-item[1], item[0]))[:FAVOURITES]
+    found = await ctx.store.players(kind, [k for k, _ in best])
+    return ", ".join(f"{player_name(k, found.get(k), lang)} ({n})" for k, n in best)
+
+
+def _uncertainty_note(lang: str) -> str:
+    return tr(
+        lang,
+        "A rating is a cautious estimate of skill; the ± shrinks as more games are played.",
+    )
+
+
+async def top(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """`/fc top [game] [global]`: the best players of a game here (everyone who played in
+    this server or group, computer levels included) or everywhere."""
+    words = [a.lower() for a in args]
+    everywhere = "global" in words
+    words = [w for w in words if w != "global"]
+    game = by_word(words[0]) if words else module(DEFAULT)
+    if game is None or len(words) > 1:
+        raise Refused(tr(lang, "Write /fc top, /fc top <game> or /fc top <game> global."))
+    community = actor.community
+    if everywhere or community is None:
+        standing = await ctx.store.board(game.key, BOARD_ROWS)
+        place = tr(lang, "everywhere")
+    else:
+        members = await ctx.store.members(game.key, f"{actor.platform}:{community}")
+        found = await ctx.store.players(game.key, members)
+        ranked = leaderboard({k: _rating(p) for k, p in found.items()})[:BOARD_ROWS]
+        standing = [(k, found[k]) for k, _ in ranked]
+        place = tr(lang, "here")
+    title = tr(lang, "{game}: best players {where}", game=tr(lang, game.title), where=place)
+    if not standing:
+        return Reply(public=[Message(tr(lang, "{title}: no rated games yet.", title=title))])
+    rows = [
+        Row(
+            rank,
+            player_name(key, player, lang),
+            _rating(player).shown,
+            _rating(player).uncertainty,
+            player.games,
+            player.wins,
+            player.trend,
+        )
+        for rank, (key, player) in enumerate(standing, start=1)
+    ]
+    lines = [
+        f"{row.rank}. {row.name} {row.rating} ± {row.uncertainty} ("
+        + trn(lang, "{n} game", "{n} games", row.games)
+        + ", "
+        + trn(lang, "{n} win", "{n} wins", row.wins)
+        + ")"
+        for row in rows[:TEXT_ROWS]
+    ]
+    gettext = translations(lang).gettext
+    image = await ctx.draw(lambda: leaderboard_png(title, rows, tr=gettext))
+    text = "\n".join([title, *lines, _uncertainty_note(lang)])
+    return Reply(public=[Message(text, image=image, image_name="top.png")])
