@@ -1,0 +1,190 @@
+"""The finer points of kept results and ratings, against a real redis-server: which games
+are kept, a rating left to the sweep, the retry when two results share a player, the limits
+of the boards and histories, the trend kept, ids shared by two games, and what `forget me`
+leaves to others."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.results import Result, ResultSeat
+from bot.service import GameService
+from bot.service import results as kept
+from bot.service.history import LISTED
+from bot.service.standings import BOARD_ROWS, TEXT_ROWS
+from bot.store import Channel, Player, Store, StoreUnavailable, Update
+from tests.conftest import fixed_seeds
+from tests.test_results import finish, member, near_the_end, only_result
+from tests.test_saved_moves import play_first_spot
+from tests.test_service import Clock, settings, who
+
+KIND = "forbidden_city"
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def service(store: Store, clock: Clock) -> AsyncIterator[GameService]:
+    made = GameService(store, settings(), clock=clock, seeds=fixed_seeds())
+    yield made
+    made.computer.close()
+
+
+def person(user: str, place: int, score: int) -> ResultSeat:
+    return ResultSeat(
+        seat=f"s{user}", name=user.capitalize(), user_id=user, score=score, place=place
+    )
+
+
+def made_result(number: int, seats: list[ResultSeat], channel: str = "room1") -> Result:
+    return Result(
+        id=f"{number:08x}{'0' * 24}" if number >= 0 else "abcdef12" + "9" * 24,
+        kind=KIND,
+        ended=1_000.0 + number,
+        platform="console",
+        channel=channel,
+        community="guild1",
+        moves=56,
+        seats=seats,
+        record={},
+    )
+
+
+async def keep_result(store: Store, result: Result) -> None:
+    """A result as the archive keeps it: written and listed unrated (no live game needed)."""
+    channel = Channel.of(result.platform, result.channel)
+    client = store.client
+    await client.set(channel.result_key(result.id), result.model_dump_json())
+    await client.zadd(channel.results_key, {result.id: result.ended})
+
+
+async def test_a_game_ended_by_a_vote_too_early_is_not_kept(store: Store, clock: Clock) -> None:
+    service = GameService(store, settings(results_min_moves=56), clock=clock, seeds=fixed_seeds())
+    try:
+        mover = await near_the_end(service, ["ann", "bob"])
+        clock.now += 73 * 3600
+        await service.fire_due()
+        reply = await service.command(who("bob" if mover == "ann" else "ann"), "vote end")
+        assert reply.ok and "Ratings:" not in reply.public[0].text
+        assert reply.public[0].buttons == []
+        assert await store.channel_results(Channel.of("console", "room1"), 10) == []
+    finally:
+        service.computer.close()
+
+
+async def test_a_rating_the_store_could_not_make_is_made_by_the_sweep(
+    service: GameService, store: Store
+) -> None:
+    mover = await near_the_end(service, ["ann", "bob"])
+    real = store.apply
+
+    async def away(*args: object, **kwargs: object) -> str:
+        raise StoreUnavailable("Redis went away right after the archive")
+
+    store.apply = away  # type: ignore[method-assign, assignment]
+    reply = await play_first_spot(service, mover)
+    store.apply = real  # type: ignore[method-assign]
+    [message] = reply.public
+    assert reply.ok and "Game over" in message.text and "Ratings:" not in message.text
+    result = await only_result(store)
+    assert message.buttons[0][0].data.endswith(result.short)  # the replay is there already
+    assert await kept.sweep(service.ctx) == 1
+    assert (await store.players(KIND, ["console:ann"]))["console:ann"].games == 1
+
+
+async def test_a_stale_read_is_refused_and_two_results_at_once_both_count(
+    service: GameService, store: Store
+) -> None:
+    first = made_result(1, [person("ann", 1, 30), person("bob", 2, 20)])
+    second = made_result(2, [person("ann", 2, 10), person("cat", 1, 40)])
+    await kept.apply(service.ctx, first)
+    stale = Update("console:ann", 0, Player("Ann", 30.0, 7.0, games=1), 9.0, True)
+    assert await store.apply("x:y:z", "zzzzzzzz", 5.0, KIND, "console:g", [stale]) == "retry"
+    assert (await store.players(KIND, ["console:ann"]))["console:ann"].mu != 30.0
+    assert not await store.applied("x:y:z")
+    third = made_result(3, [person("ann", 1, 50), person("dan", 2, 5)])
+    await asyncio.gather(kept.apply(service.ctx, second), kept.apply(service.ctx, third))
+    ann = (await store.players(KIND, ["console:ann"]))["console:ann"]
+    assert ann.games == 3 and ann.wins == 2 and ann.best == 50 and len(ann.trend) == 3
+
+
+async def test_the_trend_keeps_the_last_twelve_ratings(service: GameService, store: Store) -> None:
+    for number in range(14):
+        await kept.apply(
+            service.ctx, made_result(number, [person("ann", 1, number), person("bob", 2, 0)])
+        )
+    ann = (await store.players(KIND, ["console:ann"]))["console:ann"]
+    assert ann.games == 14 and len(ann.trend) == kept.TREND == 12
+    assert list(ann.trend) == sorted(ann.trend)  # fourteen wins: only ever up
+
+
+async def test_boards_and_histories_show_the_best_and_the_latest(
+    service: GameService, store: Store
+) -> None:
+    users = [f"p{n:02d}" for n in range(BOARD_ROWS + 3)]
+    for number, user in enumerate(users):
+        # Each beats the one before: later players rank higher.
+        rival = users[number - 1] if number else "zed"
+        result = made_result(number, [person(user, 1, 10), person(rival, 2, 0)])
+        await keep_result(store, result)
+        await kept.apply(service.ctx, result)
+    top = await service.command(member("ann"), "top")
+    lines = [line for line in top.public[0].text.splitlines() if line[:1].isdigit()]
+    assert len(lines) == TEXT_ROWS
+    best = (await store.board(KIND, 1))[0][1].name
+    assert lines[0].startswith(f"1. {best} ")
+    history = await service.command(member("ann"), "history")
+    listed = [line for line in history.public[0].text.splitlines() if " · " in line]
+    assert len(listed) == LISTED
+    newest = made_result(len(users) - 1, [])
+    assert listed[0].startswith(newest.short)
+
+
+async def test_an_id_two_games_share_finds_this_channels_first(
+    service: GameService, store: Store
+) -> None:
+    here = made_result(-1, [person("ann", 1, 10), person("bob", 2, 0)], channel="room1")
+    there = made_result(-1, [person("cat", 1, 10), person("dan", 2, 0)], channel="room7")
+    there = there.model_copy(update={"id": "abcdef12" + "8" * 24})
+    for result in (there, here):
+        await keep_result(store, result)
+        await kept.apply(service.ctx, result)
+    assert here.short == there.short
+    found = await service.command(member("eve", channel="room1"), f"export {here.short}")
+    assert "Ann" in found.public[0].text and "Cat" not in found.public[0].text
+    found = await service.command(member("eve", channel="room7"), f"export {here.short}")
+    assert "Cat" in found.public[0].text
+
+
+async def test_stats_give_the_place_on_the_board(service: GameService, store: Store) -> None:
+    await finish(service, ["ann", "bob"])
+    result = await only_result(store)
+    winner = next(s for s in result.seats if s.place == 1).user_id
+    loser = next(s for s in result.seats if s.place == 2).user_id
+    assert "place 1 of 2" in (await service.command(member(str(winner)), "stats")).public[0].text
+    assert "place 2 of 2" in (await service.command(member(str(loser)), "stats")).public[0].text
+
+
+async def test_forget_me_leaves_the_others_settings_and_games(
+    service: GameService, store: Store
+) -> None:
+    assert (await service.command(who("bob"), "notify off")).ok
+    await finish(service, ["zoe", "bob"])
+    await finish(service, ["bob", "cat"], channel="room2")
+    asked = await service.command(member("zoe"), "forget me")
+    assert (await service.press(member("zoe"), asked.private[0].buttons[0][0].data)).ok
+    settings_of = await store.chat_settings(Channel.of("console", "room1"))
+    assert settings_of.notify == {"bob": False}
+    assert await store.last_archived(Channel.of("console", "room2")) is not None
+    assert await store.last_archived(Channel.of("console", "room1")) is None
+    bob = (await store.players(KIND, ["console:bob"]))["console:bob"]
+    assert bob.games == 2
+    assert "console:zoe" not in await store.opponents(KIND, "console:bob")
+    assert await store.opponents(KIND, "console:bob") == {"console:cat": 1}
+    assert len(await store.history("console:bob", None)) == 2
