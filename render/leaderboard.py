@@ -27,6 +27,8 @@ Column = Literal["rank", "player", "rating", "games", "wins", "trend"]
 # NOTE: leaderboard column headings; keep them short (a column is about 80 pixels wide).
 RANK: Final = N_("Rank")
 PLAYER: Final = N_("Player")
+# NOTE: the same heading on a player's own board, one row per game.
+GAME: Final = N_("Game")
 RATING: Final = N_("Rating")
 GAMES: Final = N_("Games")
 WINS: Final = N_("Wins")
@@ -35,7 +37,7 @@ TREND: Final = N_("Trend")
 # NOTE: in place of the rows of a leaderboard nobody is on yet.
 EMPTY: Final = N_("No rated games yet")
 
-MESSAGES: Final[tuple[str, ...]] = (RANK, PLAYER, RATING, GAMES, WINS, TREND, EMPTY)
+MESSAGES: Final[tuple[str, ...]] = (RANK, PLAYER, GAME, RATING, GAMES, WINS, TREND, EMPTY)
 
 WIDTH = 900
 MARGIN = 24
@@ -108,9 +110,15 @@ def cell_box(index: int, column: Column) -> Box:
 
 
 def leaderboard_image(
-    title: str, rows: Sequence[Row], *, tr: Translate | None = None, subtitle: str = ""
+    title: str,
+    rows: Sequence[Row],
+    *,
+    tr: Translate | None = None,
+    subtitle: str = "",
+    per_game: bool = False,
 ) -> Image.Image:
-    """The leaderboard (RGB), before encoding: at most `MAX_ROWS` rows, as ordered."""
+    """The leaderboard (RGB), before encoding: at most `MAX_ROWS` rows, as ordered;
+    `per_game`: one player's rows, one a game, the name column headed "Game"."""
     tr_ = translator(tr)
     shown = rows[:MAX_ROWS]
     body = HEAD_H + ROW_H * len(shown) if shown else EMPTY_H
@@ -126,7 +134,7 @@ def leaderboard_image(
         middle = (WIDTH // 2, TITLE_H + EMPTY_H // 2)
         stamp(image, middle, fit(tr_(EMPTY), 20, width), 20, MUTED, anchor="mm")
         return image
-    _headings(image, tr_)
+    _headings(image, tr_, GAME if per_game else PLAYER)
     for index, row in enumerate(shown):
         _row(image, index, row)
     return image
@@ -141,9 +149,10 @@ def _given(
         stamp(image, xy, text, size, fill, bold=bold, anchor="lm")
 
 
-def _headings(image: Image.Image, tr: Translate) -> None:
+def _headings(image: Image.Image, tr: Translate, names: str) -> None:
     y = TITLE_H + HEAD_H // 2
     for column, label, anchor in HEADINGS:
+        label = names if column == "player" else label
         left, right = COLUMNS[column]
         text = fit(tr(label), 13, right - left, True)
         x = {"l": left, "m": (left + right) / 2, "r": right}[anchor]
@@ -209,11 +218,16 @@ def _sparkline(image: Image.Image, box: Box, trend: tuple[int, ...]) -> None:
 
 
 def leaderboard_png(
-    title: str, rows: Sequence[Row], *, tr: Translate | None = None, subtitle: str = ""
+    title: str,
+    rows: Sequence[Row],
+    *,
+    tr: Translate | None = None,
+    subtitle: str = "",
+    per_game: bool = False,
 ) -> bytes:
     """The leaderboard as a small PNG: `title` (and `subtitle`) above the rows, as ordered;
     "No rated games yet" without any. `tr` translates the headings (None: English)."""
-    image = leaderboard_image(title, rows, tr=tr, subtitle=subtitle)
+    image = leaderboard_image(title, rows, tr=tr, subtitle=subtitle, per_game=per_game)
     indexed = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     out = io.BytesIO()
     indexed.save(out, "PNG", compress_level=PNG_LEVEL)

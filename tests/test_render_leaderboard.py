@@ -143,6 +143,14 @@ def test_headings_are_translated() -> None:
     assert diff[1] >= lb.TITLE_H and diff[3] <= cell_box(0, "rank")[1]  # the headings only
 
 
+def test_a_players_own_board_heads_its_names_game() -> None:
+    players = board(rows(2))
+    games = decode(leaderboard_png(TITLE, rows(2), per_game=True))
+    diff = changed(players, games)
+    left, right = lb.COLUMNS["player"]
+    assert diff is not None and inside(diff, (left, lb.TITLE_H, right, lb.TITLE_H + lb.HEAD_H))
+
+
 def test_an_empty_board_says_so() -> None:
     empty = board([])
     one = board(rows(1))

@@ -16,6 +16,7 @@ from bot.service import results as kept
 from bot.service.history import LISTED
 from bot.service.standings import BOARD_ROWS, TEXT_ROWS
 from bot.store import Channel, Player, Store, StoreUnavailable, Update
+from engine.ratings import Rating
 from tests.conftest import fixed_seeds
 from tests.test_results import finish, member, near_the_end, only_result
 from tests.test_saved_moves import play_first_spot
@@ -122,6 +123,7 @@ async def test_the_trend_keeps_the_last_twelve_ratings(service: GameService, sto
     ann = (await store.players(KIND, ["console:ann"]))["console:ann"]
     assert ann.games == 14 and len(ann.trend) == kept.TREND == 12
     assert list(ann.trend) == sorted(ann.trend)  # fourteen wins: only ever up
+    assert ann.trend[-1] == Rating(ann.mu, ann.sigma).shown  # the latest last
 
 
 async def test_boards_and_histories_show_the_best_and_the_latest(
@@ -188,3 +190,16 @@ async def test_forget_me_leaves_the_others_settings_and_games(
     assert "console:zoe" not in await store.opponents(KIND, "console:bob")
     assert await store.opponents(KIND, "console:bob") == {"console:cat": 1}
     assert len(await store.history("console:bob", None)) == 2
+
+
+async def test_history_in_a_private_chat_is_the_users_own(
+    service: GameService, store: Store
+) -> None:
+    await finish(service, ["ann", "bob"])
+    await finish(service, ["cat", "dan"], channel="room2")
+    mine = await service.command(who("ann", "dm-ann", private=True), "history")
+    lines = [line for line in mine.public[0].text.splitlines() if " · " in line]
+    assert len(lines) == 1 and "Ann" in lines[0] and "Cat" not in lines[0]
+    assert "Your last games" in mine.public[0].text
+    nobody = await service.command(who("eve", "dm-eve", private=True), "history")
+    assert "No finished game" in nobody.public[0].text

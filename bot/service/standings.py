@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from render.leaderboard import Row, leaderboard_png
-
 from engine.ratings import Rating, leaderboard
+from render.leaderboard import Row, leaderboard_png
 
 from ..actor import Actor
 from ..games import DEFAULT, MODULES, by_word, module
@@ -97,7 +96,9 @@ async def stats(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply
     heading = tr(lang, "{name}: ratings", name=name)
     subtitle = tr(lang, "The place is on the board of all players.")
     words = translations(lang).gettext
-    image = await ctx.draw(lambda: leaderboard_png(heading, rows, tr=words, subtitle=subtitle))
+    image = await ctx.draw(
+        lambda: leaderboard_png(heading, rows, tr=words, subtitle=subtitle, per_game=True)
+    )
     text = "\n".join([heading, *lines, _uncertainty_note(lang)])
     return Reply(public=[Message(text, image=image, image_name="stats.png")])
 
