@@ -18,7 +18,7 @@ from bot.service.standings import BOARD_ROWS, TEXT_ROWS
 from bot.store import Channel, Player, Store, StoreUnavailable, Update
 from engine.ratings import Rating
 from tests.conftest import fixed_seeds
-from tests.test_results import finish, member, near_the_end, only_result
+from tests.test_results import everything_mentioning, finish, member, near_the_end, only_result
 from tests.test_saved_moves import play_first_spot
 from tests.test_service import Clock, settings, who
 
@@ -39,7 +39,7 @@ async def service(store: Store, clock: Clock) -> AsyncIterator[GameService]:
 
 def person(user: str, place: int, score: int) -> ResultSeat:
     return ResultSeat(
-        seat=f"s{user}", name=user.capitalize(), user_id=user, score=score, place=place
+        seat=user.upper()[::-1], name=user.capitalize(), user_id=user, score=score, place=place
     )
 
 
@@ -65,18 +65,23 @@ async def keep_result(store: Store, result: Result) -> None:
     await client.zadd(channel.results_key, {result.id: result.ended})
 
 
-async def test_a_game_ended_by_a_vote_too_early_is_not_kept(store: Store, clock: Clock) -> None:
-    service = GameService(store, settings(results_min_moves=56), clock=clock, seeds=fixed_seeds())
+@pytest.mark.parametrize(("least", "is_kept"), [(55, True), (56, False)])
+async def test_a_game_ended_by_a_vote_is_kept_from_the_least_number_of_moves(
+    store: Store, clock: Clock, least: int, is_kept: bool
+) -> None:
+    """The game below stands at 55 moves when its players end it."""
+    made = GameService(store, settings(results_min_moves=least), clock=clock, seeds=fixed_seeds())
     try:
-        mover = await near_the_end(service, ["ann", "bob"])
+        mover = await near_the_end(made, ["ann", "bob"])
         clock.now += 73 * 3600
-        await service.fire_due()
-        reply = await service.command(who("bob" if mover == "ann" else "ann"), "vote end")
-        assert reply.ok and "Ratings:" not in reply.public[0].text
-        assert reply.public[0].buttons == []
-        assert await store.channel_results(Channel.of("console", "room1"), 10) == []
+        await made.fire_due()
+        reply = await made.command(who("bob" if mover == "ann" else "ann"), "vote end")
+        assert reply.ok and ("Ratings:" in reply.public[0].text) == is_kept
+        assert bool(reply.public[0].buttons) == is_kept
+        kept_here = await store.channel_results(Channel.of("console", "room1"), 10)
+        assert len(kept_here) == int(is_kept)
     finally:
-        service.computer.close()
+        made.computer.close()
 
 
 async def test_a_rating_the_store_could_not_make_is_made_by_the_sweep(
@@ -203,3 +208,79 @@ async def test_history_in_a_private_chat_is_the_users_own(
     assert "Your last games" in mine.public[0].text
     nobody = await service.command(who("eve", "dm-eve", private=True), "history")
     assert "No finished game" in nobody.public[0].text
+
+
+async def test_favourite_opponents_are_the_most_played_first(
+    service: GameService, store: Store
+) -> None:
+    games = [("bob", 1), ("cat", 2), ("cat", 3), ("dan", 4), ("dan", 5), ("dan", 6)]
+    for rival, number in games:
+        await kept.apply(
+            service.ctx, made_result(number, [person("ann", 1, 9), person(rival, 2, 1)])
+        )
+    text = (await service.command(member("ann"), "stats")).public[0].text
+    assert "Most played against: Dan (3), Cat (2), Bob (1)." in text
+
+
+async def test_top_in_a_private_chat_is_the_board_of_everyone(
+    service: GameService, store: Store
+) -> None:
+    await kept.apply(service.ctx, made_result(1, [person("ann", 1, 9), person("bob", 2, 1)]))
+    elsewhere = made_result(2, [person("cat", 1, 9), person("dan", 2, 1)])
+    elsewhere = elsewhere.model_copy(update={"community": "guild2"})
+    await kept.apply(service.ctx, elsewhere)
+    private = await service.command(who("eve", "dm-eve", private=True), "top")
+    assert all(name in private.public[0].text for name in ("Ann", "Bob", "Cat", "Dan"))
+    here = await service.command(member("eve"), "top")
+    assert "Ann" in here.public[0].text and "Cat" not in here.public[0].text
+
+
+async def test_history_marks_the_winners(service: GameService, store: Store) -> None:
+    result = made_result(1, [person("ann", 2, 5), person("bob", 1, 9), person("cat", 1, 9)])
+    await keep_result(store, result)
+    line = next(
+        line
+        for line in (await service.command(member("eve"), "history")).public[0].text.splitlines()
+        if line.startswith(result.short)
+    )
+    assert line.endswith("Bob 9 🏆, Cat 9 🏆, Ann 5")
+
+
+async def test_rebuild_rates_in_the_order_games_ended_not_where(
+    service: GameService, store: Store
+) -> None:
+    later = made_result(2, [person("ann", 1, 9), person("bob", 2, 1)], channel="room1")
+    first = made_result(1, [person("ann", 2, 1), person("cat", 1, 9)], channel="room9")
+    for result in (first, later):  # room1 sorts first, but room9's game ended first
+        await keep_result(store, result)
+        await kept.apply(service.ctx, result)
+    live = await store.players(KIND, ["console:ann", "console:bob", "console:cat"])
+    await kept.rebuild(service.ctx)
+    assert await store.players(KIND, ["console:ann", "console:bob", "console:cat"]) == live
+
+
+async def test_forgotten_seats_are_rated_for_their_game_only(
+    service: GameService, store: Store
+) -> None:
+    result = made_result(1, [person("ann", 1, 9), person("bob", 2, 1)])
+    await keep_result(store, result)
+    await kept.apply(service.ctx, result)
+    asked = await service.command(member("bob"), "forget me")
+    assert (await service.press(member("bob"), asked.private[0].buttons[0][0].data)).ok
+    await kept.rebuild(service.ctx)
+    board = [key for key, _ in await store.board(KIND, 10)]
+    assert board == ["console:ann"]
+    assert await store.opponents(KIND, "console:ann") == {}
+
+
+async def test_forget_me_reaches_a_result_not_rated_yet(
+    service: GameService, store: Store, redis_url: str
+) -> None:
+    """A result whose rating a process never made (it died) is rated, then forgotten."""
+    result = made_result(1, [person("zoe", 1, 9), person("bob", 2, 1)])
+    await keep_result(store, result)
+    await store.client.sadd(Channel.of("console", "room1").unrated_key, result.ref)
+    asked = await service.command(member("zoe"), "forget me")
+    assert (await service.press(member("zoe"), asked.private[0].buttons[0][0].data)).ok
+    assert await everything_mentioning(redis_url, ["zoe", "Zoe"]) == []
+    assert (await store.players(KIND, ["console:bob"]))["console:bob"].games == 1
