@@ -6,10 +6,12 @@ leaves to others."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.games.verbotene_stadt import MODULE as VS
 from bot.results import Result, ResultSeat
 from bot.service import GameService
 from bot.service import results as kept
@@ -17,6 +19,8 @@ from bot.service.history import LISTED
 from bot.service.standings import BOARD_ROWS, TEXT_ROWS
 from bot.store import Channel, Player, Store, StoreUnavailable, Update
 from engine.ratings import Rating
+from engine.verbotene_stadt import Game as VsGame
+from engine.verbotene_stadt.players import choose_greedy
 from tests.conftest import fixed_seeds
 from tests.test_results import everything_mentioning, finish, member, near_the_end, only_result
 from tests.test_saved_moves import play_first_spot
@@ -284,3 +288,43 @@ async def test_forget_me_reaches_a_result_not_rated_yet(
     assert (await service.press(member("zoe"), asked.private[0].buttons[0][0].data)).ok
     assert await everything_mentioning(redis_url, ["zoe", "Zoe"]) == []
     assert (await store.players(KIND, ["console:bob"]))["console:bob"].games == 1
+
+
+async def test_stats_and_replay_take_one_argument(service: GameService, store: Store) -> None:
+    await finish(service, ["ann", "bob"])
+    result = await only_result(store)
+    for text in ("stats <@ann> <@bob>", "stats <@ann> now", f"replay {result.short} again"):
+        refused = await service.command(member("cat"), text)
+        assert not refused.ok and refused.private[0].text, text
+
+
+async def test_a_kept_record_that_no_longer_replays_is_refused_in_words(
+    service: GameService, store: Store
+) -> None:
+    await finish(service, ["ann", "bob"])
+    result = await only_result(store)
+    broken = result.model_copy(update={"record": {**result.record, "moves": ["nonsense"]}})
+    await keep_result(store, broken)
+    reply = await service.command(member("cat"), f"replay {result.short}")
+    assert not reply.ok and "stored game unreadable" in reply.private[0].text
+
+
+def test_only_a_results_key_names_a_result() -> None:
+    channel = Channel.of("console", "room1")
+    assert Channel.of_result_key(channel.result_key("g1")) == (channel, "g1")
+    assert Channel.of_result_key(channel.archive_key("g1")) is None
+    assert Channel.of_result_key(channel.game_key) is None
+
+
+def test_the_team_games_partners_are_one_side_of_its_outcome() -> None:
+    game = VsGame(4, seed=6, teams=True)
+    rng = random.Random(6)
+    while not game.is_over:
+        seat = game.to_act[0].seat
+        game.play(seat, choose_greedy(game, seat, rng))
+    players = game.players
+    outcome = VS.outcome(game)
+    assert sorted(outcome.teams) == sorted([(players[0], players[2]), (players[1], players[3])])
+    assert set(outcome.winners) in ({players[0], players[2]}, {players[1], players[3]})
+    solo = VsGame(3, seed=6)
+    assert VS.outcome(solo).teams == []

@@ -76,6 +76,12 @@ async def test_a_command_reaches_the_service_and_is_answered(
         # Offsets count UTF-16 units: a dragon before the name moves it by two.
         ("/fc stats 🐉 Ben", {"Ben": BEN}, f"stats 🐉 <@{BEN.id}>"),
         ("/fc stats @ann_k", {}, "stats @ann_k"),  # a username: as typed
+        # Two in one command: each replaced where it stands (the service then refuses).
+        (
+            "/fc stats Ben Berg Mei 🐉",
+            {"Ben Berg": BEN, "Mei 🐉": MEI},
+            f"stats <@{BEN.id}> <@{MEI.id}>",
+        ),
     ],
 )
 async def test_a_text_mention_becomes_the_users_id(
