@@ -293,7 +293,8 @@ async def test_forget_me_reaches_a_result_not_rated_yet(
 async def test_stats_and_replay_take_one_argument(service: GameService, store: Store) -> None:
     await finish(service, ["ann", "bob"])
     result = await only_result(store)
-    for text in ("stats <@ann> <@bob>", "stats <@ann> now", f"replay {result.short} again"):
+    wrong = ("stats <@ann> <@bob>", "stats <@ann> now", "stats <@a:b>", "history <@x:y:z>")
+    for text in (*wrong, f"replay {result.short} again"):
         refused = await service.command(member("cat"), text)
         assert not refused.ok and refused.private[0].text, text
 

@@ -21,7 +21,7 @@ from .context import Context
 BOARD_ROWS = 15  # players on a leaderboard image
 TEXT_ROWS = 10  # and in its text
 FAVOURITES = 3
-MENTION = re.compile(r"^<@!?([^\s<>@]{1,40})>$")
+MENTION = re.compile(r"^<@!?([^\s<>@:]{1,40})>$")
 
 
 def player_name(key: str, player: Player | None, lang: str) -> str:
