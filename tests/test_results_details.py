@@ -329,3 +329,36 @@ def test_the_team_games_partners_are_one_side_of_its_outcome() -> None:
     assert set(outcome.winners) in ({players[0], players[2]}, {players[1], players[3]})
     solo = VsGame(3, seed=6)
     assert VS.outcome(solo).teams == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "top global global",
+        "top knizia stadt",
+        "top 🐉",
+        "stats <@>",
+        "stats <@" + "9" * 60 + ">",
+        "history <@!ann>",
+        "replay ABCDEF12",
+        "replay 1a2b3c4d5",
+        "export -",
+        "forget ME",
+        "forget you",
+    ],
+)
+async def test_odd_words_get_an_answer_and_change_nothing(
+    service: GameService, store: Store, text: str
+) -> None:
+    await finish(service, ["ann", "bob"])
+    before = await store.players(KIND, ["console:ann", "console:bob"])
+    reply = await service.command(member("cat"), text)
+    said = reply.public or reply.private
+    assert said and said[0].text
+    assert await store.players(KIND, ["console:ann", "console:bob"]) == before
+
+
+@pytest.mark.parametrize("data", ["fc:fg:room1:0:", "fc:fg:room1", "fc:rp:room1:0:zz", "fc:rp:x"])
+async def test_odd_record_buttons_are_refused(service: GameService, data: str) -> None:
+    reply = await service.press(member("cat"), data)
+    assert not reply.ok and reply.private[0].text
