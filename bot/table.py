@@ -49,7 +49,7 @@ class Table(BaseModel):
     votes: dict[str, Literal["skip", "end", "bot"]] = Field(default_factory=dict)
     limit_passed: bool = False
     voted_end: bool = False  # the players ended the game before its natural end
-    community: str = ""  # the Discord server or Telegram group (leaderboards); "" before
+    community: str = ""  # the Discord server (leaderboards); "": the chat itself
 
     @model_validator(mode="before")
     @classmethod

@@ -53,13 +53,17 @@ def member(user: str, community: str = "guild1", channel: str = CHANNEL) -> Acto
 
 
 async def near_the_end(
-    service: GameService, users: list[str], bots: int = 0, channel: str = CHANNEL
+    service: GameService,
+    users: list[str],
+    bots: int = 0,
+    channel: str = CHANNEL,
+    community: str = "guild1",
 ) -> str:
     """A started tile game whose next move, by a person, ends it; returns who plays it."""
-    first = member(users[0], channel=channel)
+    first = member(users[0], community, channel)
     assert (await service.command(first, f"new bots:{bots}:easy" if bots else "new")).ok
     for user in users[1:]:
-        assert (await service.command(member(user, channel=channel), "join")).ok
+        assert (await service.command(member(user, community, channel), "join")).ok
     assert (await service.command(first, "start")).ok
     where = Channel.of("console", channel)
     record = await service.store.load(where)

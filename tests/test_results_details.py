@@ -22,7 +22,14 @@ from engine.ratings import Rating
 from engine.verbotene_stadt import Game as VsGame
 from engine.verbotene_stadt.players import choose_greedy
 from tests.conftest import fixed_seeds
-from tests.test_results import everything_mentioning, finish, member, near_the_end, only_result
+from tests.test_results import (
+    everything_mentioning,
+    finish,
+    member,
+    near_the_end,
+    only_result,
+    play_first_spot_in,
+)
 from tests.test_saved_moves import play_first_spot
 from tests.test_service import Clock, settings, who
 
@@ -66,7 +73,7 @@ async def keep_result(store: Store, result: Result) -> None:
     channel = Channel.of(result.platform, result.channel)
     client = store.client
     await client.set(channel.result_key(result.id), result.model_dump_json())
-    await client.zadd(channel.results_key, {result.id: result.ended})
+    await client.zadd(channel.results_key, {result.ref: result.ended})
 
 
 @pytest.mark.parametrize(("least", "is_kept"), [(55, True), (56, False)])
@@ -362,3 +369,25 @@ async def test_odd_words_get_an_answer_and_change_nothing(
 async def test_odd_record_buttons_are_refused(service: GameService, data: str) -> None:
     reply = await service.press(member("cat"), data)
     assert not reply.ok and reply.private[0].text
+
+
+async def test_a_group_with_a_new_id_keeps_its_history_and_leaderboard(
+    service: GameService, store: Store
+) -> None:
+    """A Telegram group that becomes a supergroup: its community is the chat itself."""
+    mover = await near_the_end(service, ["ann", "bob"], channel="grp1", community="grp1")
+    assert (await play_first_spot_in(service, mover, "grp1")).ok
+    mover = await near_the_end(service, ["ann", "cat"], channel="grp1", community="grp1")
+    assert await service.chat_moved("console", "grp1", "grp9")
+    assert (await play_first_spot_in(service, mover, "grp9")).ok
+    history = (await service.command(member("dan", "grp9", "grp9"), "history")).public[0].text
+    assert len([line for line in history.splitlines() if " · " in line]) == 2
+    top = (await service.command(member("dan", "grp9", "grp9"), "top")).public[0].text
+    assert all(name in top for name in ("Ann", "Bob", "Cat"))
+    old = (await service.command(member("dan", "grp1", "grp1"), "top")).public[0].text
+    assert "no rated games yet" in old
+    results = [
+        Result.model_validate_json(t or "")
+        for t in await store.results(await store.channel_results(Channel.of("console", "grp9"), 10))
+    ]
+    assert sorted(r.community for r in results) == ["grp1", "grp9"]

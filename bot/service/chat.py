@@ -9,6 +9,7 @@ import logging
 from datetime import timedelta
 
 from ..actor import Actor
+from ..games import MODULES
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, tr
 from ..refused import Refused
 from ..replies import Message, Reply, mention
@@ -134,11 +135,14 @@ async def dms_open(ctx: Context, actor: Actor) -> None:
 
 async def moved(ctx: Context, platform: str, old_id: str, new_id: str) -> bool:
     """A chat got a new id (a Telegram group upgraded to a supergroup): its table, settings,
-    deadlines and players' index go with it. Safe to call again, and from several processes;
-    an outage is waited out a little, since nothing would ask again. Whether a table moved."""
+    deadlines and players' index go with it, and its history and leaderboard follow. Safe to
+    call again, and from several processes; an outage is waited out a little, since nothing
+    would ask again. Whether a table moved."""
     old, new = Channel.of(platform, old_id), Channel.of(platform, new_id)
     for attempt in range(5):
         try:
+            await ctx.store.move_results(old, new)
+            await ctx.store.merge_community(list(MODULES), str(old), str(new))
             return await ctx.store.move_channel(old, new) is not None
         except StoreUnavailable:
             await asyncio.sleep(0.5 * (attempt + 1))

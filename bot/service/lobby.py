@@ -167,7 +167,9 @@ async def new(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
         options=options,
         creator=actor.user_id,
         seats=[Seat(user_id=actor.user_id, name=actor.name)],
-        community=actor.community or actor.channel_id,
+        # A community that is the chat itself (a Telegram group) is left to the chat's id at
+        # the end, which follows the chat if it gets a new one.
+        community="" if actor.community in (None, actor.channel_id) else actor.community,
     )
     for _ in range(count):
         _seat_computer(table, level, lang)

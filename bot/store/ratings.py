@@ -217,6 +217,28 @@ class Ratings(StoreBase):
         await pipe.execute()
 
     @guarded
+    async def merge_community(self, games: Sequence[str], old: str, new: str) -> int:
+        """Everyone on the old community's boards joins the new one's (a Telegram group that
+        became a supergroup keeps its leaderboard). Idempotent. Returns the players moved."""
+        client = await self._client()
+        moved = 0
+        for game in games:
+            before, after = board_name(game, old), board_name(game, new)
+            members = [str(m) for m in await client.smembers(before)]
+            if not members:
+                continue
+            pipe = client.pipeline(transaction=False)
+            pipe.sadd(after, *members)
+            for member in members:
+                if not member.startswith("ai:"):
+                    pipe.sadd(_key("boards", member), after)
+                    pipe.srem(_key("boards", member), before)
+            pipe.delete(before)
+            await pipe.execute()
+            moved += len(members)
+        return moved
+
+    @guarded
     async def clear(self) -> int:
         """Delete every rating, board and history (before a rebuild). Returns keys deleted."""
         client = await self._client()

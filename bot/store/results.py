@@ -2,10 +2,13 @@
 
 A result is written in the same step as its game's archive (`Games.archive`), in the channel's
 slot, and listed there as not rated yet; whoever rates it (`Ratings.apply`) takes it off that
-list afterwards. A reference names a result anywhere: `<platform>:<channel>:<game_id>`.
+list afterwards. A reference names a result anywhere: `<platform>:<channel>:<game_id>`; a
+channel's index lists references, so a chat that got a new id can list its old results too.
 """
 
 from __future__ import annotations
+
+from typing import cast
 
 from .base import StoreBase, guarded
 from .keys import BUCKETS, RESULT_PATTERN, Channel, check_part, unrated_key
@@ -46,10 +49,22 @@ class Results(StoreBase):
 
     @guarded
     async def channel_results(self, channel: Channel, limit: int) -> list[str]:
-        """References of the channel's last `limit` results, newest first."""
+        """References of the channel's last `limit` results, newest first (a chat that got a
+        new id lists those of its old id too: `move_results`)."""
         client = await self._client()
-        ids = await client.zrevrange(channel.results_key, 0, limit - 1)
-        return [f"{channel}:{game_id!s}" for game_id in ids]
+        return [str(ref) for ref in await client.zrevrange(channel.results_key, 0, limit - 1)]
+
+    @guarded
+    async def move_results(self, old: Channel, new: Channel) -> int:
+        """List the old id's results under the new id too (a Telegram group that became a
+        supergroup keeps its history). Idempotent. Returns how many were listed."""
+        client = await self._client()
+        found = cast(
+            list[tuple[str, float]], await client.zrange(old.results_key, 0, -1, withscores=True)
+        )
+        if found:
+            await client.zadd(new.results_key, dict(found))
+        return len(found)
 
     @guarded
     async def unrated(self) -> list[str]:

@@ -78,7 +78,7 @@ redis.call('EXPIRE', dest, ARGV[3])
 redis.call('SET', KEYS[3], cur[2], 'EX', ARGV[3])
 if ARGV[8] ~= '' then
   redis.call('SET', KEYS[5], ARGV[8])
-  redis.call('ZADD', KEYS[6], ARGV[2], cur[2])
+  redis.call('ZADD', KEYS[6], ARGV[2], ARGV[9])
   redis.call('SADD', KEYS[7], ARGV[9])
 end
 for i = 10, #ARGV do
