@@ -324,8 +324,11 @@ def stamp(
     Labels, numbers and names repeat on every image; rendering each glyph run once makes text
     cost a paste instead of a FreeType call. The cache is keyed on the text as drawn, so
     languages never mix. `seal` picks the CJK face. Any text is drawn on one line, each
-    character by the first face that has it (see the module's docstring).
+    character by the first face that has it (see the module's docstring); a text with nothing
+    to draw (empty, or only control characters) draws nothing.
     """
+    if not seal and not runs(text):
+        return
     key = (text, size, bold, anchor, seal)
     if seal:
         f = seal_font(size)

@@ -17,7 +17,7 @@ from typing import Final, Literal
 from PIL import Image, ImageDraw
 
 from .colours import mix
-from .fonts import fit, runs, stamp
+from .fonts import fit, stamp
 from .texts import N_, Translate, translator
 
 RGB = tuple[int, int, int]
@@ -127,9 +127,9 @@ def leaderboard_image(
     draw.rectangle((0, 0, WIDTH, TITLE_H - 1), fill=BAND)
     width = WIDTH - 2 * MARGIN
     title_y = TITLE_H // 2 - (12 if subtitle else 0)
-    _given(image, (MARGIN, title_y), fit(title, 28, width, True), 28, TEXT, bold=True)
+    stamp(image, (MARGIN, title_y), fit(title, 28, width, True), 28, TEXT, bold=True, anchor="lm")
     if subtitle:
-        _given(image, (MARGIN, TITLE_H // 2 + 18), fit(subtitle, 15, width), 15, MUTED)
+        stamp(image, (MARGIN, TITLE_H // 2 + 18), fit(subtitle, 15, width), 15, MUTED, anchor="lm")
     if not shown:
         middle = (WIDTH // 2, TITLE_H + EMPTY_H // 2)
         stamp(image, middle, fit(tr_(EMPTY), 20, width), 20, MUTED, anchor="mm")
@@ -138,15 +138,6 @@ def leaderboard_image(
     for index, row in enumerate(shown):
         _row(image, index, row)
     return image
-
-
-def _given(
-    image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: RGB, bold: bool = False
-) -> None:
-    """A text the caller gave, left-aligned on `xy`: nothing when it has nothing to draw (empty,
-    or only control characters), which `stamp` cannot place."""
-    if runs(text):
-        stamp(image, xy, text, size, fill, bold=bold, anchor="lm")
 
 
 def _headings(image: Image.Image, tr: Translate, names: str) -> None:
@@ -177,7 +168,7 @@ def _row(image: Image.Image, index: int, row: Row) -> None:
         stamp(image, (centre, middle), rank, 16, MUTED, bold=True, anchor="mm")
     left, right = COLUMNS["player"]
     name = fit(row.name, 18, right - left - 8, True)
-    _given(image, (left, middle), name, 18, TEXT, bold=True)
+    stamp(image, (left, middle), name, 18, TEXT, bold=True, anchor="lm")
     right = COLUMNS["rating"][1]
     stamp(image, (right, middle), str(row.rating), 18, TEXT, bold=True, anchor="rm")
     stamp(image, (right + 6, middle + 1), f"± {row.uncertainty}", 14, MUTED, anchor="lm")

@@ -139,3 +139,10 @@ def test_the_fonts_stay_small() -> None:
     folder = Path(render.__file__).parent.parent / "fonts"  # render/fonts
     total = sum(path.stat().st_size for path in folder.iterdir())
     assert total < 3_000_000
+
+
+def test_a_text_with_nothing_to_draw_draws_nothing() -> None:
+    for text in ("", "\x02\x03", "\u200b"):
+        image = Image.new("RGB", (60, 30), (9, 9, 9))
+        stamp(image, (5, 15), text, 14, (255, 255, 255), anchor="lm")
+        assert image.getcolors() == [(60 * 30, (9, 9, 9))], repr(text)
