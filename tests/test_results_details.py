@@ -6,10 +6,12 @@ leaves to others."""
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 from collections.abc import AsyncIterator
 
 import pytest
+from PIL import Image
 
 from bot.games.verbotene_stadt import MODULE as VS
 from bot.results import Result, ResultSeat
@@ -21,6 +23,7 @@ from bot.store import Channel, Player, Store, StoreUnavailable, Update
 from engine.ratings import Rating
 from engine.verbotene_stadt import Game as VsGame
 from engine.verbotene_stadt.players import choose_greedy
+from render.leaderboard import Row, leaderboard_png
 from tests.conftest import fixed_seeds
 from tests.test_results import (
     everything_mentioning,
@@ -155,6 +158,10 @@ async def test_boards_and_histories_show_the_best_and_the_latest(
     top = await service.command(member("ann"), "top")
     lines = [line for line in top.public[0].text.splitlines() if line[:1].isdigit()]
     assert len(lines) == TEXT_ROWS
+    everywhere = await service.command(member("ann"), "top global")
+    for shown in (top, everywhere):  # the image: BOARD_ROWS rows, as tall as such a board
+        rows = [Row(n, "x", 1000, 1, 1, 1, ()) for n in range(BOARD_ROWS)]
+        assert height(shown.public[0].image) == height(leaderboard_png("t", rows))
     best = (await store.board(KIND, 1))[0][1].name
     assert lines[0].startswith(f"1. {best} ")
     history = await service.command(member("ann"), "history")
@@ -391,3 +398,9 @@ async def test_a_group_with_a_new_id_keeps_its_history_and_leaderboard(
         for t in await store.results(await store.channel_results(Channel.of("console", "grp9"), 10))
     ]
     assert sorted(r.community for r in results) == ["grp1", "grp9"]
+
+
+def height(png: bytes | None) -> int:
+    assert png is not None
+    with Image.open(io.BytesIO(png)) as image:
+        return image.height
