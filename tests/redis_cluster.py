@@ -85,9 +85,24 @@ class LocalCluster:
                 server.start()
             self._create(timeout)
             self.wait_ready(timeout)
+            self._replicating(timeout)
         except BaseException:
             self.stop()
             raise
+
+    def _replicating(self, timeout: float) -> None:
+        """Until every master's replica has acknowledged a write: a replica whose link is up
+        may still be busy with its first copy, and a store gives up waiting for it after a
+        tenth of a second (then stops waiting on that master for a while)."""
+        for server in self.running():
+            patient = redis.Redis(port=server.port, decode_responses=True, socket_timeout=timeout)
+            with patient as client:
+                if client.info("replication")["role"] != "master":
+                    continue
+                client.execute_command("FLUSHALL")  # a write the replica must copy (it is empty)
+                acked = client.execute_command("WAIT", 1, int(timeout * 500))
+                if int(acked) < 1:
+                    raise RedisServerError(f"the replica of {server.port} copies nothing")
 
     def _create(self, timeout: float) -> None:
         nodes = [f"127.0.0.1:{port}" for port in self.ports]

@@ -138,7 +138,9 @@ async def answers_again(service: GameService, user: str, timeout: float = 30.0) 
 async def test_a_failover_mid_game_says_try_again_then_the_game_goes_on(
     own_cluster: LocalCluster,
 ) -> None:
-    store = Store.from_url(own_cluster.url, timeout=1.0, retries=1)
+    # A save waits up to 0.8 s for the replica (0.1 s by default), so a busy machine cannot
+    # turn the copy this test relies on into a skipped one.
+    store = Store.from_url(own_cluster.url, timeout=1.0, retries=1, replica_wait=0.8)
     service = GameService(store, settings(), clock=lambda: NOW, seeds=fixed_seeds())
     try:
         assert (await service.command(who("ann"), "new")).ok
@@ -155,10 +157,6 @@ async def test_a_failover_mid_game_says_try_again_then_the_game_goes_on(
         master = own_cluster.master_of(CHAN.game_key)
         replica = own_cluster.replica_of(master)
         assert master.pid is not None
-        # The replica holds everything written so far: on a starved machine a new cluster's
-        # replica may still be in its first sync, and a save waits for it only briefly.
-        with redis.Redis(port=master.port) as node:
-            assert node.execute_command("WAIT", 1, 20_000) == 1
         # Every replica is promoted only when told (below), not by itself after the node
         # timeout (5 s): the outage lasts as long as the test needs, however slow the
         # machine, and a master merely slow to answer on a starved machine keeps its slots.

@@ -34,7 +34,9 @@ async def load_once_back(store: Store, timeout: float = 30.0) -> GameRecord | No
 
 
 async def test_a_failover_loses_no_stored_move(own_cluster: LocalCluster) -> None:
-    store = Store.from_url(own_cluster.url, timeout=1.0, retries=1)
+    # A save waits up to 0.8 s for the replica (0.1 s by default), so a busy machine cannot
+    # turn the copy this test relies on into a skipped one.
+    store = Store.from_url(own_cluster.url, timeout=1.0, retries=1, replica_wait=0.8)
     try:
         await store.create(CHAN, record(0), creator=1, players=[1, 2], language="en")
         for move in range(1, 6):
