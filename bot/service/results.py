@@ -16,13 +16,13 @@ from typing import TypeVar
 
 from engine.ratings import Rating, Team, rate
 
-from ..games import GameModule, Playing
+from ..games import At, GameModule, Playing
 from ..i18n import tr
-from ..replies import Button
+from ..replies import Button, Message, Reply
 from ..results import Result, ResultSeat
 from ..store import Channel, Player, StoreUnavailable, Update
 from ..table import Table
-from .context import Context, Loaded
+from .context import Context, Loaded, user_names
 from .schedule import DEADLINE_KINDS
 
 G = TypeVar("G", bound=Playing)
@@ -234,17 +234,35 @@ async def conclude(
         return Concluded(kept_result, None)
 
 
-def ended_message(
-    concluded: Concluded, names: Mapping[str, str], channel_id: str, lang: str
-) -> tuple[str, list[list[Button]]]:
-    """What the final message adds: the rating changes, and a button to watch the replay."""
-    if concluded.result is None:
-        return "", []
-    line = ""
-    if concluded.changes:
-        line = tr(lang, "Ratings: {changes}.", changes=change_lines(concluded.changes, names))
-    data = f"fc:rp:{channel_id}:0:{concluded.result.short}"
-    return line, [[Button(tr(lang, "▶ Replay"), data, "secondary")]]
+async def ended(
+    game_module: GameModule[G, V, A],
+    ctx: Context,
+    loaded: Loaded,
+    game: G,
+    at: At,
+    lines: list[str],
+    *,
+    voted_end: bool,
+) -> Reply:
+    """A game over, played out or ended by its players' vote: archived with its result
+    (`conclude`), then told after `lines` with the rating changes and drawn, with a button to
+    watch its replay."""
+    concluded = await conclude(game_module, ctx, loaded, game, voted_end)
+    lines = [*lines, game_module.final_text(at, game, voted_end)]
+    buttons: list[list[Button]] = []
+    if concluded.result is not None:
+        if concluded.changes:
+            changes = change_lines(concluded.changes, at.names)
+            lines.append(tr(at.lang, "Ratings: {changes}.", changes=changes))
+        data = f"fc:rp:{loaded.channel.channel_id}:0:{concluded.result.short}"
+        buttons = [[Button(tr(at.lang, "▶ Replay"), data, "secondary")]]
+    view = game_module.view(game, None)
+    image = await ctx.draw(lambda: game_module.final_image(at, view, voted_end))
+    names = user_names(loaded.table)
+    message = Message(
+        " ".join(lines), image=image, image_name="final.png", buttons=buttons, names=names
+    )
+    return Reply(public=[message])
 
 
 def change_lines(changes: Sequence[Change], names: Mapping[str, str]) -> str:

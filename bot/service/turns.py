@@ -167,7 +167,7 @@ async def after_action(
     at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
     lines = [line for line in lines if line]
     if game.is_over:
-        return await _ended(game_module, ctx, channel, loaded, game, at, lines)
+        return await results.ended(game_module, ctx, loaded, game, at, lines, voted_end=False)
     # Everything the reply needs from Redis is read before the save, and the next turn's
     # deadlines go in the save itself: once the move is stored, nothing else can fail.
     chat = await ctx.store.chat_settings(channel)
@@ -202,33 +202,6 @@ async def news_told(ctx: Context, channel: Channel) -> None:
         await ctx.store.cancel(channel, "news")
     except StoreUnavailable:
         ctx.untold.add(channel)
-
-
-async def _ended(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    channel: Channel,
-    loaded: Loaded,
-    game: G,
-    at: At,
-    lines: list[str],
-) -> Reply:
-    """The game is over: archived (its deadlines with it) with its result, rated, then its
-    end told and drawn."""
-    table = loaded.table
-    concluded = await results.conclude(game_module, ctx, loaded, game, False)
-    lines.append(game_module.final_text(at, game, False))
-    rated, buttons = results.ended_message(concluded, at.names, channel.channel_id, at.lang)
-    lines += [rated] if rated else []
-    image = await ctx.draw(lambda: game_module.final_image(at, game_module.view(game, None), False))
-    message = Message(
-        " ".join(lines),
-        image=image,
-        image_name="final.png",
-        names=user_names(table),
-        buttons=buttons,
-    )
-    return Reply(public=[message])
 
 
 async def _table_image(

@@ -19,7 +19,6 @@ from ..replies import Message, Reply, mention
 from ..store import Channel
 from . import results
 from .context import Context, Loaded, game_of, no_computers, user_names, waiting_seats
-from .reading import final
 from .schedule import turn_deadlines
 from .turns import after_action, seated, stand_in
 
@@ -66,12 +65,8 @@ async def _vote(
         return Reply(public=[Message(_counted(actor, choice, count, voters, lang))])
     if choice == "end":
         table.voted_end = True
-        concluded = await results.conclude(game_module, ctx, loaded, game, True)
-        reply = await final(ctx, channel, table, lang)
-        rated, buttons = results.ended_message(concluded, table.names(), channel.channel_id, lang)
-        reply.public[0].text += f" {rated}" if rated else ""
-        reply.public[0].buttons = buttons
-        return reply
+        at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
+        return await results.ended(game_module, ctx, loaded, game, at, [], voted_end=True)
     if choice == "bot":
         return await _hand_over(ctx, channel, loaded, absent, lang)
     at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
