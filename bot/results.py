@@ -29,10 +29,6 @@ class ResultSeat(BaseModel):
     score: int
     place: int  # 1: won; partners share theirs
 
-    @property
-    def forgotten(self) -> bool:
-        return self.user_id is None and self.level is None
-
 
 class Result(BaseModel):
     format: Literal[1] = 1

@@ -20,6 +20,7 @@ from bot.service import results as kept
 from bot.service.history import LISTED
 from bot.service.standings import BOARD_ROWS, TEXT_ROWS
 from bot.store import Channel, Player, Store, StoreUnavailable, Update
+from bot.store.ratings import PREFIX
 from engine.ratings import Rating
 from engine.verbotene_stadt import Game as VsGame
 from engine.verbotene_stadt.players import choose_greedy
@@ -127,7 +128,7 @@ async def test_a_stale_read_is_refused_and_two_results_at_once_both_count(
     stale = Update("console:ann", 0, Player("Ann", 30.0, 7.0, games=1), 9.0, True)
     assert await store.apply("x:y:z", "zzzzzzzz", 5.0, KIND, "console:g", [stale]) == "retry"
     assert (await store.players(KIND, ["console:ann"]))["console:ann"].mu != 30.0
-    assert not await store.applied("x:y:z")
+    assert not await store.client.sismember(f"{PREFIX}:applied", "x:y:z")
     third = made_result(3, [person("ann", 1, 50), person("dan", 2, 5)])
     await asyncio.gather(kept.apply(service.ctx, second), kept.apply(service.ctx, third))
     ann = (await store.players(KIND, ["console:ann"]))["console:ann"]

@@ -24,7 +24,7 @@ from ..replies import Message, Reply
 from ..results import SHORT, Result
 from ..store import Channel, parse_ref
 from .context import Context
-from .standings import target
+from .standings import shown_name, target
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -33,16 +33,12 @@ LISTED = 10  # games `/fc history` lists
 _SHORT_ID = re.compile(rf"^[0-9a-f]{{{SHORT}}}$")
 
 
-def _seat_name(seat_name: str, lang: str) -> str:
-    return seat_name or tr(lang, "(anonymous)")
-
-
 def summary(result: Result, lang: str) -> str:
     """`1a2b3c4d · 25 Nov 2026 · Forbidden City · Ann 61 🏆, Bob 54`."""
     day = format_date(datetime.fromtimestamp(result.ended, UTC), format="medium", locale=lang)
     seats = sorted(result.seats, key=lambda s: (s.place, s.seat))
     scores = ", ".join(
-        f"{_seat_name(s.name, lang)} {s.score}" + (" 🏆" if s.place == 1 else "") for s in seats
+        f"{shown_name(s.name, lang)} {s.score}" + (" 🏆" if s.place == 1 else "") for s in seats
     )
     title = tr(lang, module(result.kind).title)
     ended = f" ({tr(lang, 'ended by a vote')})" if result.voted_end else ""
@@ -104,7 +100,7 @@ async def show_replay(ctx: Context, actor: Actor, short: str, lang: str) -> Repl
         lang=lang,
         channel_id=actor.channel_id,
         users={},
-        names={s.seat: _seat_name(s.name, lang) for s in result.seats},
+        names={s.seat: shown_name(s.name, lang) for s in result.seats},
         words=translations(lang).gettext,
     )
     image = await ctx.draw(lambda: game_module.visit(_animation, at, result))

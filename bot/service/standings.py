@@ -24,11 +24,16 @@ FAVOURITES = 3
 MENTION = re.compile(r"^<@!?([^\s<>@:]{1,40})>$")
 
 
+def shown_name(name: str, lang: str) -> str:
+    """A person's name, or what stands for one they asked to be forgotten."""
+    return name or tr(lang, "(anonymous)")
+
+
 def player_name(key: str, player: Player | None, lang: str) -> str:
     """A computer level by its name in the language, a person by the name they last had."""
     if key.startswith("ai:"):
         return tr(lang, "Computer ({level})", level=tr(lang, key.removeprefix("ai:")))
-    return player.name if player is not None and player.name else tr(lang, "(anonymous)")
+    return shown_name(player.name if player is not None else "", lang)
 
 
 def target(actor: Actor, args: Sequence[str], lang: str) -> tuple[str, str | None]:
@@ -139,18 +144,21 @@ async def top(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     title = tr(lang, "{game}: best players {where}", game=tr(lang, game.title), where=place)
     if not standing:
         return Reply(public=[Message(tr(lang, "{title}: no rated games yet.", title=title))])
-    rows = [
-        Row(
-            rank,
-            player_name(key, player, lang),
-            _rating(player).shown,
-            _rating(player).uncertainty,
-            player.games,
-            player.wins,
-            player.trend,
+    rows = []
+    for rank, (key, player) in enumerate(standing, start=1):
+        rating = _rating(player)
+        name = player_name(key, player, lang)
+        rows.append(
+            Row(
+                rank,
+                name,
+                rating.shown,
+                rating.uncertainty,
+                player.games,
+                player.wins,
+                player.trend,
+            )
         )
-        for rank, (key, player) in enumerate(standing, start=1)
-    ]
     lines = [
         f"{row.rank}. {row.name} {row.rating} ± {row.uncertainty} ("
         + trn(lang, "{n} game", "{n} games", row.games)

@@ -145,11 +145,6 @@ class Ratings(StoreBase):
         return cast(Applied, str(answer))
 
     @guarded
-    async def applied(self, ref: str) -> bool:
-        client = await self._client()
-        return bool(await client.sismember(_APPLIED, ref))
-
-    @guarded
     async def board(self, game: str, limit: int) -> list[tuple[str, Player]]:
         """The best `limit` players of the game everywhere, best first."""
         client = await self._client()
