@@ -6,13 +6,14 @@
 """
 
 from .preview import preview_image, preview_png
-from .table import draw_pawn, square_box, table_image, table_png
+from .table import draw_pawn, square_box, table_height, table_image, table_png
 
 __all__ = [
     "draw_pawn",
     "preview_image",
     "preview_png",
     "square_box",
+    "table_height",
     "table_image",
     "table_png",
 ]

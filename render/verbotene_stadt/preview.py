@@ -18,7 +18,8 @@ from engine.verbotene_stadt.view import LastMove, SeatView
 from ..fonts import stamp
 from ..texts import PREVIEW, Translate, translator
 from . import palette as pal
-from .table import MARGIN, TITLE_H, Names, encode, table_image
+from .panel import MARGIN, TITLE_H
+from .table import Names, encode, table_image
 
 
 def preview_image(

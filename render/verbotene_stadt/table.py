@@ -21,22 +21,30 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from engine.verbotene_stadt.board import DIRECTIONS, Board, Square
-from engine.verbotene_stadt.cards import COLOURS, best_grouping
+from engine.verbotene_stadt.cards import COLOURS
 from engine.verbotene_stadt.view import SeatView
 
 from ..fonts import stamp
 from ..texts import Translate, translator
 from . import palette as pal
 from . import texts as t
+from .panel import (
+    AXIS,
+    CARD_H,
+    CARD_W,
+    CELL,
+    MARGIN,
+    NAME_H,
+    ROW_GAP,
+    TEAM_H,
+    TITLE_H,
+    PanelPlan,
+    panel_layout,
+    size,
+)
 
-CELL = 40
-MARGIN = 14
-AXIS = 22  # room for the x numbers above the board and the y numbers left of it
-TITLE_H = 52
-PANEL_W = 330
 PAWN_R = 15
 DIE = 30
-CARD_W, CARD_H = 24, 32
 PNG_LEVEL = 3
 
 Names = Mapping[str, str] | None
@@ -56,12 +64,6 @@ def square_box(sq: Square) -> tuple[int, int, int, int]:
 def _centre(sq: Square) -> tuple[int, int]:
     x0, y0, x1, y1 = square_box(sq)
     return (x0 + x1) // 2, (y0 + y1) // 2
-
-
-def size(board: Board) -> tuple[int, int]:
-    w = MARGIN * 3 + AXIS + board.width * CELL + PANEL_W
-    h = TITLE_H + MARGIN * 2 + AXIS + board.height * CELL
-    return w, max(h, TITLE_H + 560)
 
 
 @cache
@@ -241,12 +243,24 @@ def _name(names: Names, seat: str) -> str:
 
 
 def table_image(
-    view: SeatView, names: Names = None, *, tr: Translate | None = None, board: Board | None = None
+    view: SeatView,
+    names: Names = None,
+    *,
+    tr: Translate | None = None,
+    board: Board | None = None,
+    height: int = 0,
 ) -> Image.Image:
-    """The table as `view` shows it; a seat's view adds its bribe."""
+    """The table as `view` shows it; a seat's view adds its bribe. At least `height` pixels
+    tall (a replay's frames share one size), taller when the seats' cards need it."""
     tr_ = translator(tr)
     board = board or Board.default()
-    image = _static(board).copy()
+    plan = panel_layout(view, height, board)
+    static = _static(board)
+    if plan.height == static.height:
+        image = static.copy()
+    else:
+        image = Image.new("RGB", (static.width, plan.height), pal.BACKGROUND)
+        image.paste(static, (0, 0))
     draw = ImageDraw.Draw(image)
     # Title and status
     stamp(image, (MARGIN, TITLE_H // 2), tr_(t.TITLE), 24, pal.TEXT, bold=True, anchor="lm")
@@ -294,7 +308,7 @@ def table_image(
             cx, cy = centre
             draw.ellipse((cx - 19, cy - 19, cx + 19, cy + 19), outline=pal.BRIBE, width=4)
         draw_pawn(image, centre, code)
-    _panel(image, view, names, tr_, board, bribe)
+    _panel(image, view, names, tr_, plan)
     return image
 
 
@@ -311,17 +325,17 @@ def _status(view: SeatView, names: Names, tr: Translate) -> str:
     return ""
 
 
+def table_height(view: SeatView, board: Board | None = None) -> int:
+    """The height of `view`'s table image: the board's, or more for many rows of cards."""
+    return panel_layout(view, 0, board).height
+
+
 def _panel(
-    image: Image.Image, view: SeatView, names: Names, tr: Translate, board: Board, bribe: str | None
+    image: Image.Image, view: SeatView, names: Names, tr: Translate, plan: PanelPlan
 ) -> None:
     draw = ImageDraw.Draw(image)
-    left = MARGIN * 2 + AXIS + board.width * CELL
-    top = TITLE_H + MARGIN
-    draw.rounded_rectangle(
-        (left, top, image.width - MARGIN, image.height - MARGIN), 10, fill=pal.PANEL
-    )
-    x = left + 12
-    y = top + 10
+    draw.rounded_rectangle(plan.box, 10, fill=pal.PANEL)
+    x, y = plan.inner[:2]
     # Dice
     stamp(image, (x, y), tr(t.DICE), 14, pal.MUTED, bold=True)
     y += 22
@@ -349,14 +363,13 @@ def _panel(
             ImageDraw.Draw(image).ellipse(
                 (cx - 11, cy - 9, cx + 11, cy + 13), outline=pal.MUTED, width=1
             )
-    y += 78
-    y = _players(image, view, names, tr, (x, y))
+    _players(image, view, names, tr, plan)
     if view.teams:
-        y = _team_totals(image, view, names, tr, (x, y))
-    _legend(image, tr, (x, max(y + 4, image.height - MARGIN - 118)))
-    if bribe is not None:
+        _team_totals(image, view, names, tr, (x, plan.totals))
+    _legend(image, tr, plan.legend[:2])
+    if view.bribe is not None:
         stamp(image, (x, image.height - MARGIN - 44), tr(t.YOUR_BRIBE), 14, pal.BRIBE, bold=True)
-        draw_pawn(image, (x + 150, image.height - MARGIN - 36), bribe)
+        draw_pawn(image, (x + 150, image.height - MARGIN - 36), view.bribe)
 
 
 def _team_of(view: SeatView, seat: str) -> int:
@@ -365,51 +378,35 @@ def _team_of(view: SeatView, seat: str) -> int:
 
 
 def _players(
-    image: Image.Image, view: SeatView, names: Names, tr: Translate, at: tuple[int, int]
-) -> int:
-    """Each player's name, points and cards grouped as they score; the winners framed in gold.
-    Returns the height reached."""
+    image: Image.Image, view: SeatView, names: Names, tr: Translate, plan: PanelPlan
+) -> None:
+    """Each player's name, points and cards grouped as they score (rows as `plan` lays them);
+    the winners framed in gold."""
     draw = ImageDraw.Draw(image)
-    x, y = at
-    right = image.width - MARGIN - 12
+    x, right = plan.inner[0], plan.inner[2]
     for seat in view.players:
+        y = plan.seats[seat]
         name = _name(names, seat)
         points = view.points.get(seat, 0)
         won = view.over and seat in view.winners
         if won:
-            draw.rounded_rectangle(
-                (x - 6, y - 5, right + 6, y + CARD_H + 28), 6, outline=pal.OPEN, width=3
-            )
+            bottom = y + NAME_H + plan.rows[seat] * (CARD_H + ROW_GAP)
+            draw.rounded_rectangle((x - 6, y - 5, right + 6, bottom), 6, outline=pal.OPEN, width=3)
         if view.mover == seat and not view.over:
             draw.polygon([(x - 9, y + 3), (x - 2, y + 9), (x - 9, y + 15)], fill=pal.OPEN)
         if view.teams:
             name = tr(t.TEAM_MEMBER).format(name=name, team=_team_of(view, seat))
         stamp(image, (x, y), name, 15, pal.OPEN if won else pal.TEXT, bold=True)
-        stamp(
-            image,
-            (image.width - MARGIN - 12, y),
-            tr(t.POINTS).format(n=points),
-            14,
-            pal.TEXT,
-            anchor="ra",
-        )
-        y += 22
-        cx = x
-        groups = best_grouping(view.hands.get(seat, [])).groups
-        for group in groups:
-            for card in group:
-                _draw_card(image, (cx, y), card, tr)
-                cx += CARD_W + 2
-            cx += 8
-        if not groups:
-            stamp(image, (x, y + 8), tr(t.NO_CARDS), 12, pal.MUTED)
-        y += CARD_H + 12
-    return y
+        stamp(image, (right, y), tr(t.POINTS).format(n=points), 14, pal.TEXT, anchor="ra")
+        for card, (cx, cy, _, _) in plan.cards[seat]:
+            _draw_card(image, (cx, cy), card, tr)
+        if not plan.cards[seat]:
+            stamp(image, (x, y + NAME_H + 8), tr(t.NO_CARDS), 12, pal.MUTED)
 
 
 def _team_totals(
     image: Image.Image, view: SeatView, names: Names, tr: Translate, at: tuple[int, int]
-) -> int:
+) -> None:
     """One line a team: its partners and the points they add up to (what decides the game)."""
     x, y = at
     for team, (first, partner) in enumerate(view.partnerships, 1):
@@ -421,8 +418,7 @@ def _team_totals(
         )
         won = view.over and first in view.winners
         stamp(image, (x, y), line, 14, pal.OPEN if won else pal.TEXT, bold=True)
-        y += 22
-    return y
+        y += TEAM_H
 
 
 def _legend(image: Image.Image, tr: Translate, at: tuple[int, int]) -> None:
