@@ -13,8 +13,9 @@ Every image is drawn from a seat's view (`game.view(seat)`), never from the game
     >>> png = end_png(game.view(None), names)  # once the game is over
 
 `spots(view)` numbers the legal cells the way `private_png` draws them; `cell_box` maps a cell
-to its pixels in those images. `tr` translates every text drawn (None: English); the message
-ids are `MESSAGES`, for the bot's catalogue.
+to its pixels in those images; `replay_drawer(views, names)` draws a whole game's views as the
+frames of its replay (one size, one scale, the board in one place). `tr` translates every text
+drawn (None: English); the message ids are `MESSAGES`, for the bot's catalogue.
 """
 
 from .images import (
@@ -32,6 +33,7 @@ from .images import (
     table_png,
 )
 from .palette import SEAT, SHAPE
+from .replay import replay_drawer
 from .spots import Spot, spots
 from .texts import MESSAGES, Translate
 
@@ -51,6 +53,7 @@ __all__ = [
     "preview_png",
     "private_image",
     "private_png",
+    "replay_drawer",
     "spots",
     "table_image",
     "table_png",

@@ -35,7 +35,7 @@ from .header import (
     name_of,
 )
 from .spots import Spot, spots
-from .table import Layout, board_layout, draw_board
+from .table import Bounds, Layout, board_layout, draw_board
 from .texts import Translate
 from .tiles import cell_art, marker_icon
 
@@ -96,12 +96,21 @@ def _caption_text(seen: SeatView, names: Names, view: View, tr: Translate) -> st
 
 
 def plan(
-    seen: SeatView, names: Names = None, view: View = "table", tr: Translate | None = None
+    seen: SeatView,
+    names: Names = None,
+    view: View = "table",
+    tr: Translate | None = None,
+    *,
+    shown: Bounds | None = None,
+    lines: int = 0,
 ) -> Plan:
+    """Sizes and places: the board shows the cells `shown` (by default the view's tiles and a
+    one-cell margin), the caption takes at least `lines` lines (a replay's frames share both)."""
     tr = t.translator(tr)
-    probe = board_layout(seen, 0, 0)
+    probe = board_layout(seen, 0, 0, shown)
     width = max(MIN_WIDTH, probe.width + 2 * MARGIN)
     caption = caption_lines(width, _caption_text(seen, names, view, tr))
+    caption += [""] * (lines - len(caption))
     header_h = header_height(seen, width, caption)
     panel_h = 0
     if view == "private":
@@ -111,7 +120,7 @@ def plan(
     elif view == "end":
         panel_h = 44 + END_ROW * len(seen.players) + MARGIN
     above = panel_h if view in ("private", "preview") else 0
-    layout = board_layout(seen, (width - probe.width) // 2, header_h + above + MARGIN)
+    layout = board_layout(seen, (width - probe.width) // 2, header_h + above + MARGIN, shown)
     return Plan(width, header_h, caption, panel_h, layout, view == "end")
 
 
@@ -141,8 +150,10 @@ def _compose(
     legal: Sequence[Spot] = (),
     panel: Callable[[Image.Image, Plan, int], None] | None = None,
     tr: Translate,
+    shown: Bounds | None = None,
+    lines: int = 0,
 ) -> Image.Image:
-    p = plan(seen, names, view, tr)
+    p = plan(seen, names, view, tr, shown=shown, lines=lines)
     status = _status(seen, names, tr)
     canvas = Image.new("RGB", (p.width, p.height), pal.TABLE)
     canvas.paste(header_image(seen, names, p.width, status, p.caption, tr), (0, 0))
@@ -185,9 +196,19 @@ def table_image(
     *,
     highlight_last: bool = True,
     tr: Translate | None = None,
+    shown: Bounds | None = None,
+    lines: int = 0,
 ) -> Image.Image:
-    """The table (RGB), before encoding."""
-    return _compose(view, names, "table", highlight_last=highlight_last, tr=t.translator(tr))
+    """The table (RGB), before encoding; `shown` and `lines` as `plan` takes them."""
+    return _compose(
+        view,
+        names,
+        "table",
+        highlight_last=highlight_last,
+        tr=t.translator(tr),
+        shown=shown,
+        lines=lines,
+    )
 
 
 def table_png(

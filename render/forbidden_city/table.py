@@ -86,9 +86,18 @@ def band_for(cell: int) -> int:
     return max(14, round(cell * 0.34))
 
 
-def board_layout(view: SeatView, left: int, top: int) -> Layout:
-    """Layout of the board whose label band's top-left corner is at (left, top)."""
-    b = bounds(view)
+def union(many: Iterable[Bounds]) -> Bounds:
+    """The smallest bounds holding all of `many` (a replay's board: every cell any move shows)."""
+    every = list(many)
+    x0, y0 = min(b.x0 for b in every), min(b.y0 for b in every)
+    x1, y1 = max(b.x0 + b.cols for b in every), max(b.y0 + b.rows for b in every)
+    return Bounds(x0, y0, x1 - x0, y1 - y0)
+
+
+def board_layout(view: SeatView, left: int, top: int, shown: Bounds | None = None) -> Layout:
+    """Layout of the board whose label band's top-left corner is at (left, top): the cells
+    `shown` (by default the view's tiles and a one-cell margin)."""
+    b = shown or bounds(view)
     cell = cell_size(b)
     band = band_for(cell)
     return Layout(b, cell, band, left + band, top + band)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import partial
 from typing import Literal, ParamSpec, TypeVar
 
 import render.forbidden_city as render
@@ -254,7 +253,7 @@ class ForbiddenCity:
         return [step.game.view(None) for step in steps_of(FcRecord.model_validate(data))]
 
     def replay_image(self, at: At, views: Sequence[SeatView]) -> bytes:
-        draw = partial(render.table_image, names=at.names, tr=at.words)
+        draw = render.replay_drawer(views, at.names, tr=at.words)
         return animate_views(views, draw, tile_palette.palette_image())
 
     # ------------------------------------------------------------------ privately

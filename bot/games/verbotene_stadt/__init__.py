@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from functools import partial
 from typing import Literal, ParamSpec, TypeVar
 
 import render.verbotene_stadt as vs_render
@@ -221,7 +220,7 @@ class VerboteneStadt:
         return [step.game.view(None) for step in steps_of(GameRecord.model_validate(data))]
 
     def replay_image(self, at: At, views: Sequence[SeatView]) -> bytes:
-        draw = partial(vs_render.table_image, names=at.names, tr=at.words)
+        draw = vs_render.replay_drawer(views, at.names, tr=at.words)
         return animate_views(views, draw, stadt_palette.palette_image())
 
     # ------------------------------------------------------------------ privately
