@@ -5,8 +5,9 @@ name), walls, roofs, the eight pavilions with their number, colour and cards lef
 ringed in gold, every official as a pawn in its robe colour with its hat on top and its two letters
 on it, the last move's path from its first square to its last; on the right the dice just rolled,
 the exile terrace, each player's cards grouped as they score (partners and their totals in the team
-game, the winners framed in gold at the end) and a legend of the squares. A private image adds the
-seat's bribe, ringed on the board and named in the panel.
+game, the winners framed in gold at the end; a long hand wraps between groups, `panel` plans it)
+and a legend of the squares. A private image adds the seat's bribe, ringed on the board and named
+in the panel.
 
 The static board (squares, walls, roofs) is drawn once per board and pasted; what changes is drawn
 on top, which keeps an image within a few milliseconds.
