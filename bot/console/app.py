@@ -59,7 +59,7 @@ class Console:
 
     def _save(self, message: Message) -> str:
         """Number the image after every one already in the folder, earlier runs' too,
-        and never write over an existing file."""
+        and never write over an existing file: many pictures share a name (table.png)."""
         assert message.image is not None
         self.images.mkdir(parents=True, exist_ok=True)
         if self._count is None:
@@ -68,19 +68,34 @@ class Console:
         while True:
             self._count += 1
             path = self.images / f"{self._count:04d}-{message.image_name}"
-            try:
-                with path.open("xb") as file:
-                    file.write(message.image)
-            except FileExistsError:
-                continue
-            return str(path)
+            if _write_new(path, message.image):
+                return str(path)
+
+    def _save_file(self, message: Message) -> str:
+        """A file (a replay, a game's record) under the very name the service gave it, which
+        its message may name (`replay forbidden-city-1a2b3c4d.json`): the same file again is
+        the one already there; a name another file holds gets a number, and the line that
+        follows names the file written."""
+        assert message.image is not None
+        self.images.mkdir(parents=True, exist_ok=True)
+        path = self.images / message.image_name
+        number = 1
+        while not _write_new(path, message.image):
+            if path.is_file() and path.read_bytes() == message.image:
+                break
+            number += 1
+            name = Path(message.image_name)
+            path = self.images / f"{name.stem}-{number}{name.suffix}"
+        return str(path)
 
     def _show(self, where: str, message: Message) -> list[str]:
         text = message.format(lambda uid, name: "@" + uid, lambda s: s)
         lines = [f"{where} {text}"]
         if message.image is not None:
-            kind = "image" if message.image_name.lower().endswith(".png") else "file"
-            lines.append(f"{where} ({kind}: {self._save(message)})")
+            if message.image_name.lower().endswith(".png"):
+                lines.append(f"{where} (image: {self._save(message)})")
+            else:
+                lines.append(f"{where} (file: {self._save_file(message)})")
         buttons = [b for row in message.buttons for b in row] + message.choices
         if buttons:
             lines.append(where + " " + " ".join(f"[{b.label}: press {b.data}]" for b in buttons))
@@ -129,6 +144,16 @@ class Console:
             if platform == "console":
                 lines += self.show(reply)
         return lines
+
+
+def _write_new(path: Path, data: bytes) -> bool:
+    """Write `data` to a file that does not exist yet; False if `path` is taken."""
+    try:
+        with path.open("xb") as file:
+            file.write(data)
+    except FileExistsError:
+        return False
+    return True
 
 
 async def run(
