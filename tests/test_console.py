@@ -136,3 +136,40 @@ async def test_an_export_is_written_under_the_name_its_message_gives(
     assert written.parent == tmp_path and written.name != named[1]
     assert json.loads(written.read_text()) == result.record
     assert (tmp_path / named[1]).read_text() == "someone else's notes"
+
+
+async def test_a_user_is_mentioned_with_at_and_their_name(store: Store, tmp_path: Path) -> None:
+    """`bob stats @ann` is about Ann, who has typed here; a name nobody has typed is answered
+    privately, and nothing is asked of the bot."""
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
+    result = made_result(3, [person("ann", 1, 30), person("bob", 2, 20)], channel="table")
+    await keep_result(store, result)
+    await kept.apply(service.ctx, result)
+    console = Console(service, tmp_path)
+    await console.handle_line("ann help")
+    stats = await console.handle_line("bob stats @Ann")
+    assert stats[0].startswith("[#table] Ann: ratings") and "place 1 of 2" in stats[0]
+    history = await console.handle_line("bob dm history @ann")
+    assert history[0].startswith("[#table] Their last games:") and result.short in history[0]
+    unknown = await console.handle_line("bob stats @zed")
+    assert unknown == [
+        "[to bob] Nobody called zed has typed here yet: a user is named by the first word of "
+        "their lines ('zed help'), and mentioned as @zed."
+    ]
+    assert len(list(tmp_path.glob("*-stats.png"))) == 1  # the bot was asked for one stats only
+
+
+async def test_a_console_started_again_knows_the_players_it_waits_for(
+    store: Store, tmp_path: Path
+) -> None:
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
+    first = Console(service, tmp_path)
+    for line in ("ann new", "bob join", "ann start"):
+        await first.handle_line(line)
+    again = Console(service, tmp_path)  # the next `make run`
+    prompted = [line for line in await again.resume() if line.startswith("[DM ")]
+    mover = prompted[0].split()[1].rstrip("]")
+    stats = await again.handle_line(f"cat stats @{mover}")
+    assert stats == ["[#table] No rated games yet for this player."]

@@ -8,7 +8,7 @@
     ann dm play bribe RB
 
 `dm` types the rest in the user's private chat with the bot, where a secret (a Verbotene Stadt
-bribe) may be typed without the table seeing it.
+bribe) may be typed without the table seeing it. `@ann` mentions the user ann (`mentions`).
 
 Like the other adapters it only translates: lines become `GameService` calls, replies become
 printed lines and files (PNG pictures, GIF replays, JSON records).
@@ -23,9 +23,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from ..actor import Actor
-from ..names import without_controls
 from ..replies import Message, Reply
 from ..service import GameService
+from .mentions import unknown_answer, user_of, users_in, with_mentions
 from .stdin import StdinLines
 
 CHANNEL = "table"
@@ -39,7 +39,8 @@ INTRO = (
     "'ann help' lists the commands; 'quit', Ctrl-D or Ctrl-C leaves.\n"
     "Buttons show as [label: press DATA]; press one with '<user> press DATA'. "
     "'<user> dm <command>' types in that user's private chat (a secret bribe: "
-    "'ann dm play bribe RB'). Images are written to {images}."
+    "'ann dm play bribe RB'). '@ann' mentions ann ('bob stats @ann'). "
+    "Images are written to {images}."
 )
 
 
@@ -49,6 +50,7 @@ class Console:
         self.images = images
         self.channel = channel
         self._count: int | None = None
+        self.users: set[str] = set()  # who has typed here or been addressed: `@name` works
 
     def _actor(self, user: str, private: bool = False) -> Actor:
         """A user of the table's channel, or of their own private chat with the bot."""
@@ -102,6 +104,7 @@ class Console:
         return lines
 
     def show(self, reply: Reply, user: str | None = None) -> list[str]:
+        self.users |= users_in(reply)
         lines: list[str] = []
         for message in reply.public:
             lines += self._show(f"[#{self.channel}]", message)
@@ -117,7 +120,8 @@ class Console:
             return []
         if len(words) == 1:
             return ["Type '<user> <command>', e.g. 'ann help'."]
-        user, text = without_controls(words[0]).lower(), words[1].strip()
+        user, text = user_of(words[0]), words[1].strip()
+        self.users.add(user)
         private = text.split(maxsplit=1)[0].lower() == "dm"
         if private:
             text = text[2:].strip()
@@ -127,6 +131,9 @@ class Console:
         if text.startswith("press "):
             reply = await self.service.press(actor, text[6:].strip())
         else:
+            text, unknown = with_mentions(text, self.users)
+            if unknown:
+                return [f"[to {user}] {unknown_answer(unknown[0])}"]
             reply = await self.service.command(actor, text)
         lines = self.show(reply, user)
         if text.split()[:1] == ["help"]:
