@@ -173,3 +173,16 @@ async def test_a_console_started_again_knows_the_players_it_waits_for(
     mover = prompted[0].split()[1].rstrip("]")
     stats = await again.handle_line(f"cat stats @{mover}")
     assert stats == ["[#table] No rated games yet for this player."]
+
+
+async def test_a_name_nobody_typed_is_answered_in_the_chats_language(
+    store: Store, tmp_path: Path
+) -> None:
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    console = Console(GameService(store, config, seeds=fixed_seeds()), tmp_path)
+    await console.handle_line("ann lang fr")
+    unknown = await console.handle_line("ann history @zed")
+    assert unknown == [
+        "[to ann] Personne du nom de zed n'a encore écrit ici : un utilisateur est nommé par "
+        "le premier mot de ses lignes ('zed help') et mentionné par @zed."
+    ]

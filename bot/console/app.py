@@ -133,7 +133,8 @@ class Console:
         else:
             text, unknown = with_mentions(text, self.users)
             if unknown:
-                return [f"[to {user}] {unknown_answer(unknown[0])}"]
+                lang = await self.service.ctx.language(actor)
+                return [f"[to {user}] {unknown_answer(unknown[0], lang)}"]
             reply = await self.service.command(actor, text)
         lines = self.show(reply, user)
         if text.split()[:1] == ["help"]:

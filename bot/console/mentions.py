@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from ..i18n import tr
 from ..names import without_controls
 from ..replies import MENTION, Reply
 
@@ -40,12 +41,14 @@ def with_mentions(text: str, known: Collection[str]) -> tuple[str, list[str]]:
     return _AT_NAME.sub(replaced, text), unknown
 
 
-def unknown_answer(name: str) -> str:
+def unknown_answer(name: str, lang: str) -> str:
     """What a line naming nobody of this console gets: how users are named and mentioned
     here, since the console has no member list to pick them from."""
-    return (
-        f"Nobody called {name} has typed here yet: a user is named by the first word of their "
-        f"lines ('{name} help'), and mentioned as @{name}."
+    return tr(
+        lang,
+        "Nobody called {name} has typed here yet: a user is named by the first word of their "
+        "lines ('{name} help'), and mentioned as @{name}.",
+        name=name,
     )
 
 
