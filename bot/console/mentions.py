@@ -16,7 +16,7 @@ from ..i18n import tr
 from ..names import without_controls
 from ..replies import MENTION, Reply
 
-__all__ = ["unknown_answer", "users_in", "with_mentions"]
+__all__ = ["unknown_answer", "user_of", "users_in", "with_mentions"]
 
 _AT_NAME = re.compile(r"(?<!\S)@(\S+)")
 
