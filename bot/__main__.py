@@ -172,14 +172,16 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    if args.command == "ratings":
-        results, cleared = asyncio.run(rebuild_ratings(settings))
-        print(f"rated {results} kept result(s) again ({cleared} derived key(s) replaced)")
-        return 0
     try:
+        if args.command == "ratings":
+            results, cleared = asyncio.run(rebuild_ratings(settings))
+            print(f"rated {results} kept result(s) again ({cleared} derived key(s) replaced)")
+            return 0
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve_until_stopped(settings))
     except RedisServerError as error:
+        # Both start the embedded Redis on the data folder: one that cannot start (the folder
+        # in use by a running bot, data it cannot read) is said in one line, not a traceback.
         print(f"fc-bot: the embedded Redis could not start: {error}", file=sys.stderr)
         return 1
     return 0

@@ -77,10 +77,10 @@ def servers_under(folder: Path) -> list[int]:
     return found
 
 
-def python_bot(data_dir: Path, **extra: str) -> subprocess.Popen[str]:
-    """`python -m bot` on `data_dir` with no token: the console, fed through a pipe."""
+def python_bot(data_dir: Path, args: tuple[str, ...] = (), **extra: str) -> subprocess.Popen[str]:
+    """`python -m bot [args]` on `data_dir` with no token: the console, fed through a pipe."""
     return subprocess.Popen(
-        [sys.executable, "-m", "bot"],
+        [sys.executable, "-m", "bot", *args],
         cwd=ROOT,
         env=bot_environment(DATA_DIR=str(data_dir), **extra),
         stdin=subprocess.PIPE,

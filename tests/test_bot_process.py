@@ -101,6 +101,21 @@ def test_a_second_bot_on_the_same_folder_is_refused(data_dir: Path) -> None:
     assert first.process.wait(timeout=30) == 0
 
 
+def test_a_ratings_rebuild_beside_a_running_bot_says_so_in_one_line(data_dir: Path) -> None:
+    """The rebuild starts the same embedded Redis as the bot, so it is refused the same way:
+    the same single line, the same exit code, no traceback."""
+    first = Bot(data_dir)
+    first.wait_for("Forbidden City in the terminal")
+    second = python_bot(data_dir)
+    _, refused = second.communicate("quit\n", timeout=60)
+    rebuild = python_bot(data_dir, args=("ratings", "rebuild"))
+    out, err = rebuild.communicate("", timeout=60)
+    assert (rebuild.returncode, err) == (second.returncode, refused) == (1, refused)
+    assert err.count("\n") == 1 and "in use by another bot" in err and not out
+    first.type("quit")
+    assert first.process.wait(timeout=30) == 0
+
+
 def test_data_a_server_cannot_read_stops_the_bot(data_dir: Path) -> None:
     saved = data_dir / "redis" / "dump.rdb"
     saved.parent.mkdir(parents=True)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 from bot.config import Settings
 from bot.console import Console, run
 from bot.service import GameService
+from bot.service import results as kept
 from bot.store import Store
 from tests.conftest import fixed_seeds
+from tests.test_results_details import keep_result, made_result, person
 
 
 async def test_a_console_game_starts_and_saves_images(store: Store, tmp_path: Path) -> None:
@@ -106,3 +110,79 @@ async def test_a_console_started_again_shows_the_table_and_whose_turn(
     assert any(line.startswith("[#table] The game stands as shown") for line in said)
     prompts = [line for line in said if line.startswith("[DM ")]
     assert prompts and any("press fc:sp:table:0:1" in line for line in prompts)
+
+
+async def test_an_export_is_written_under_the_name_its_message_gives(
+    store: Store, tmp_path: Path
+) -> None:
+    """`python -m engine.<game> replay FILE` works with the FILE the message names; a name
+    another file already holds gets a number, and the console names the file it wrote."""
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
+    result = made_result(7, [person("ann", 1, 30), person("bob", 2, 20)], channel="table")
+    await keep_result(store, result)
+    await kept.apply(service.ctx, result)
+    console = Console(service, tmp_path)
+    said = await console.handle_line(f"ann export {result.short}")
+    named = re.search(r"replay (\S+\.json)", said[0])
+    assert named and (tmp_path / named[1]).is_file()
+    assert said[1] == f"[#table] (file: {tmp_path / named[1]})"
+    assert json.loads((tmp_path / named[1]).read_text()) == result.record
+    again = await console.handle_line(f"bob export {result.short}")  # the same record again
+    assert again[1] == said[1] and len(list(tmp_path.iterdir())) == 1
+    (tmp_path / named[1]).write_text("someone else's notes")
+    taken = await console.handle_line(f"ann export {result.short}")
+    written = Path(taken[1].removeprefix("[#table] (file: ").removesuffix(")"))
+    assert written.parent == tmp_path and written.name != named[1]
+    assert json.loads(written.read_text()) == result.record
+    assert (tmp_path / named[1]).read_text() == "someone else's notes"
+
+
+async def test_a_user_is_mentioned_with_at_and_their_name(store: Store, tmp_path: Path) -> None:
+    """`bob stats @ann` is about Ann, who has typed here; a name nobody has typed is answered
+    privately, and nothing is asked of the bot."""
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
+    result = made_result(3, [person("ann", 1, 30), person("bob", 2, 20)], channel="table")
+    await keep_result(store, result)
+    await kept.apply(service.ctx, result)
+    console = Console(service, tmp_path)
+    await console.handle_line("ann help")
+    stats = await console.handle_line("bob stats @Ann")
+    assert stats[0].startswith("[#table] Ann: ratings") and "place 1 of 2" in stats[0]
+    history = await console.handle_line("bob dm history @ann")
+    assert history[0].startswith("[#table] Their last games:") and result.short in history[0]
+    unknown = await console.handle_line("bob stats @zed")
+    assert unknown == [
+        "[to bob] Nobody called zed has typed here yet: a user is named by the first word of "
+        "their lines ('zed help'), and mentioned as @zed."
+    ]
+    assert len(list(tmp_path.glob("*-stats.png"))) == 1  # the bot was asked for one stats only
+
+
+async def test_a_console_started_again_knows_the_players_it_waits_for(
+    store: Store, tmp_path: Path
+) -> None:
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
+    first = Console(service, tmp_path)
+    for line in ("ann new", "bob join", "ann start"):
+        await first.handle_line(line)
+    again = Console(service, tmp_path)  # the next `make run`
+    prompted = [line for line in await again.resume() if line.startswith("[DM ")]
+    mover = prompted[0].split()[1].rstrip("]")
+    stats = await again.handle_line(f"cat stats @{mover}")
+    assert stats == ["[#table] No rated games yet for this player."]
+
+
+async def test_a_name_nobody_typed_is_answered_in_the_chats_language(
+    store: Store, tmp_path: Path
+) -> None:
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    console = Console(GameService(store, config, seeds=fixed_seeds()), tmp_path)
+    await console.handle_line("ann lang fr")
+    unknown = await console.handle_line("ann history @zed")
+    assert unknown == [
+        "[to ann] Personne du nom de zed n'a encore écrit ici : un utilisateur est nommé par "
+        "le premier mot de ses lignes ('zed help') et mentionné par @zed."
+    ]

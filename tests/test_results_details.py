@@ -197,6 +197,27 @@ async def test_stats_give_the_place_on_the_board(service: GameService, store: St
     assert "place 2 of 2" in (await service.command(member(str(loser)), "stats")).public[0].text
 
 
+async def test_equal_ratings_share_a_place_in_stats_and_on_every_board(
+    service: GameService, store: Store
+) -> None:
+    """Bob and Cat tie for second in their only game, so their ratings are equal: both are
+    second of three wherever the place is shown, and Ann first."""
+    result = made_result(1, [person("ann", 1, 30), person("cat", 2, 20), person("bob", 2, 20)])
+    await kept.apply(service.ctx, result)
+    ratings = await store.players(KIND, ["console:bob", "console:cat"])
+    assert ratings["console:bob"].mu == ratings["console:cat"].mu
+    expected = {"Ann": 1, "Bob": 2, "Cat": 2}
+    for user, place in expected.items():
+        stats = (await service.command(member(user.lower()), "stats")).public[0].text
+        assert f"place {place} of 3" in stats, (user, stats)
+    for words in ("top", "top global"):
+        text = (await service.command(member("ann"), words)).public[0].text
+        listed = [line.split(" ", 2)[:2] for line in text.splitlines() if line[:1].isdigit()]
+        assert listed == [[f"{place}.", name] for name, place in expected.items()], text
+    # A board cut through the tie keeps the same order: Bob, listed first of the two.
+    assert [key for key, _ in await store.board(KIND, 2)] == ["console:ann", "console:bob"]
+
+
 async def test_forget_me_leaves_the_others_settings_and_games(
     service: GameService, store: Store
 ) -> None:

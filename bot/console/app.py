@@ -8,7 +8,7 @@
     ann dm play bribe RB
 
 `dm` types the rest in the user's private chat with the bot, where a secret (a Verbotene Stadt
-bribe) may be typed without the table seeing it.
+bribe) may be typed without the table seeing it. `@ann` mentions the user ann (`mentions`).
 
 Like the other adapters it only translates: lines become `GameService` calls, replies become
 printed lines and files (PNG pictures, GIF replays, JSON records).
@@ -23,9 +23,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from ..actor import Actor
-from ..names import without_controls
 from ..replies import Message, Reply
 from ..service import GameService
+from .mentions import unknown_answer, user_of, users_in, with_mentions
 from .stdin import StdinLines
 
 CHANNEL = "table"
@@ -39,7 +39,8 @@ INTRO = (
     "'ann help' lists the commands; 'quit', Ctrl-D or Ctrl-C leaves.\n"
     "Buttons show as [label: press DATA]; press one with '<user> press DATA'. "
     "'<user> dm <command>' types in that user's private chat (a secret bribe: "
-    "'ann dm play bribe RB'). Images are written to {images}."
+    "'ann dm play bribe RB'). '@ann' mentions ann ('bob stats @ann'). "
+    "Images are written to {images}."
 )
 
 
@@ -49,6 +50,7 @@ class Console:
         self.images = images
         self.channel = channel
         self._count: int | None = None
+        self.users: set[str] = set()  # who has typed here or been addressed: `@name` works
 
     def _actor(self, user: str, private: bool = False) -> Actor:
         """A user of the table's channel, or of their own private chat with the bot."""
@@ -59,7 +61,7 @@ class Console:
 
     def _save(self, message: Message) -> str:
         """Number the image after every one already in the folder, earlier runs' too,
-        and never write over an existing file."""
+        and never write over an existing file: many pictures share a name (table.png)."""
         assert message.image is not None
         self.images.mkdir(parents=True, exist_ok=True)
         if self._count is None:
@@ -68,25 +70,41 @@ class Console:
         while True:
             self._count += 1
             path = self.images / f"{self._count:04d}-{message.image_name}"
-            try:
-                with path.open("xb") as file:
-                    file.write(message.image)
-            except FileExistsError:
-                continue
-            return str(path)
+            if _write_new(path, message.image):
+                return str(path)
+
+    def _save_file(self, message: Message) -> str:
+        """A file (a replay, a game's record) under the very name the service gave it, which
+        its message may name (`replay forbidden-city-1a2b3c4d.json`): the same file again is
+        the one already there; a name another file holds gets a number, and the line that
+        follows names the file written."""
+        assert message.image is not None
+        self.images.mkdir(parents=True, exist_ok=True)
+        path = self.images / message.image_name
+        number = 1
+        while not _write_new(path, message.image):
+            if path.is_file() and path.read_bytes() == message.image:
+                break
+            number += 1
+            name = Path(message.image_name)
+            path = self.images / f"{name.stem}-{number}{name.suffix}"
+        return str(path)
 
     def _show(self, where: str, message: Message) -> list[str]:
         text = message.format(lambda uid, name: "@" + uid, lambda s: s)
         lines = [f"{where} {text}"]
         if message.image is not None:
-            kind = "image" if message.image_name.lower().endswith(".png") else "file"
-            lines.append(f"{where} ({kind}: {self._save(message)})")
+            if message.image_name.lower().endswith(".png"):
+                lines.append(f"{where} (image: {self._save(message)})")
+            else:
+                lines.append(f"{where} (file: {self._save_file(message)})")
         buttons = [b for row in message.buttons for b in row] + message.choices
         if buttons:
             lines.append(where + " " + " ".join(f"[{b.label}: press {b.data}]" for b in buttons))
         return lines
 
     def show(self, reply: Reply, user: str | None = None) -> list[str]:
+        self.users |= users_in(reply)
         lines: list[str] = []
         for message in reply.public:
             lines += self._show(f"[#{self.channel}]", message)
@@ -102,7 +120,8 @@ class Console:
             return []
         if len(words) == 1:
             return ["Type '<user> <command>', e.g. 'ann help'."]
-        user, text = without_controls(words[0]).lower(), words[1].strip()
+        user, text = user_of(words[0]), words[1].strip()
+        self.users.add(user)
         private = text.split(maxsplit=1)[0].lower() == "dm"
         if private:
             text = text[2:].strip()
@@ -112,6 +131,10 @@ class Console:
         if text.startswith("press "):
             reply = await self.service.press(actor, text[6:].strip())
         else:
+            text, unknown = with_mentions(text, self.users)
+            if unknown:
+                lang = await self.service.ctx.language(actor)
+                return [f"[to {user}] {unknown_answer(unknown[0], lang)}"]
             reply = await self.service.command(actor, text)
         lines = self.show(reply, user)
         if text.split()[:1] == ["help"]:
@@ -129,6 +152,16 @@ class Console:
             if platform == "console":
                 lines += self.show(reply)
         return lines
+
+
+def _write_new(path: Path, data: bytes) -> bool:
+    """Write `data` to a file that does not exist yet; False if `path` is taken."""
+    try:
+        with path.open("xb") as file:
+            file.write(data)
+    except FileExistsError:
+        return False
+    return True
 
 
 async def run(

@@ -1,6 +1,10 @@
 """`/fc stats` and `/fc top`: a player's standing and the leaderboards, as text and as an
 image worth a screenshot. All of it is read from the ratings (`Store.players`, boards), which
-are derived from the kept results."""
+are derived from the kept results.
+
+One order everywhere: the best rating (the conservative estimate the shown rating rounds)
+first; equal ratings share the better place (1, 2, 2, 4), the place `stats` gives too, and are
+listed by their key among themselves."""
 
 from __future__ import annotations
 
@@ -51,6 +55,15 @@ def target(actor: Actor, args: Sequence[str], lang: str) -> tuple[str, str | Non
             )
         )
     return f"{actor.platform}:{found[1]}", found[1]
+
+
+def places(ratings: Sequence[Rating]) -> list[int]:
+    """The places of ratings listed best first: one more than those strictly better, so
+    equal ratings share a place, as `Store.rank` counts it for `stats`."""
+    return [
+        1 + next(n for n, other in enumerate(ratings) if other.ordinal == rating.ordinal)
+        for rating in ratings
+    ]
 
 
 def _rating(player: Player) -> Rating:
@@ -145,8 +158,8 @@ async def top(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     if not standing:
         return Reply(public=[Message(tr(lang, "{title}: no rated games yet.", title=title))])
     rows = []
-    for rank, (key, player) in enumerate(standing, start=1):
-        rating = _rating(player)
+    ratings = [_rating(player) for _, player in standing]
+    for rank, (key, player), rating in zip(places(ratings), standing, ratings, strict=True):
         name = player_name(key, player, lang)
         rows.append(
             Row(

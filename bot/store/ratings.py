@@ -146,22 +146,39 @@ class Ratings(StoreBase):
 
     @guarded
     async def board(self, game: str, limit: int) -> list[tuple[str, Player]]:
-        """The best `limit` players of the game everywhere, best first."""
+        """The best `limit` players of the game everywhere: best rating first, equal ratings
+        by key (`engine.ratings.leaderboard`'s order), even where the limit cuts through them.
+
+        Redis lists equal scores by member, backwards from the top, so the rows above the
+        last one's rating are put in order here and the ones at it read forwards."""
         client = await self._client()
-        keys = [str(k) for k in await client.zrevrange(_key("board", game), 0, limit - 1)]
+        board = _key("board", game)
+        ranged = await client.zrevrange(board, 0, limit - 1, withscores=True)
+        top = [(str(k), float(v)) for k, v in cast(list[tuple[str, float]], ranged)]
+        if not top:
+            return []
+        cut = top[-1][1]
+        above = sorted(((k, v) for k, v in top if v > cut), key=lambda kv: (-kv[1], kv[0]))
+        at_cut = await client.zrangebyscore(board, cut, cut, start=0, num=limit - len(above))
+        keys = [k for k, _ in above] + [str(k) for k in at_cut]
         found = await self.players(game, keys)
         return [(k, found[k]) for k in keys if k in found]
 
     @guarded
     async def rank(self, game: str, player: str) -> tuple[int, int] | None:
-        """The player's place on the game's board everywhere (1 first), and how many are on
-        it; None if they have no rating at that game."""
+        """The player's place on the game's board everywhere and how many are on it; None if
+        they have no rating at that game. The place is one more than the players rated
+        strictly higher: equal ratings share a place (1, 2, 2, 4), whatever their keys."""
         client = await self._client()
+        board = _key("board", game)
+        score = await client.zscore(board, _player_key(player))
+        if score is None:
+            return None
         pipe = client.pipeline(transaction=False)
-        pipe.zrevrank(_key("board", game), _player_key(player))
-        pipe.zcard(_key("board", game))
-        place, total = await pipe.execute()
-        return None if place is None else (int(place) + 1, int(total))
+        pipe.zcount(board, f"({float(score)!r}", "+inf")
+        pipe.zcard(board)
+        higher, total = await pipe.execute()
+        return int(higher) + 1, int(total)
 
     @guarded
     async def members(self, game: str, community: str) -> list[str]:
