@@ -133,7 +133,7 @@ class Console:
         else:
             text, unknown = with_mentions(text, self.users)
             if unknown:
-                lang = await self.service.ctx.language(actor)
+                lang = await self.service.language(actor)
                 return [f"[to {user}] {unknown_answer(unknown[0], lang)}"]
             reply = await self.service.command(actor, text)
         lines = self.show(reply, user)

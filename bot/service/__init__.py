@@ -89,6 +89,10 @@ class GameService:
     def clock(self) -> Callable[[], float]:
         return self.ctx.clock
 
+    async def language(self, actor: Actor) -> str:
+        """The language `actor`'s chat is answered in, for an adapter's own words."""
+        return await self.ctx.language(actor)
+
     async def command(self, actor: Actor, text: str) -> Reply:
         """Run `/fc <text>` typed by `actor`."""
         with COMMANDS.labels("command").time():
