@@ -957,6 +957,7 @@ async def test_autocomplete_waits_out_a_brief_outage_then_answers_nothing(
     blinking.outages = 3
     assert await service.complete(who(mover), "play") == []  # three tries, then nothing
     assert blinking.outages == 0
+    assert len(pauses) == 2  # between the tries only: nothing is waited for after the last
     # Each pause longer than the one before, about a second in all: well within the three
     # seconds Discord gives an autocomplete answer.
     assert pauses[0] > 0 and all(a < b for a, b in itertools.pairwise(pauses))

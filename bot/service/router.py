@@ -162,12 +162,14 @@ async def complete(ctx: Context, actor: Actor, text: str) -> list[tuple[str, str
     """Choices for the argument of `play`, for platforms with autocomplete. Hundreds may come
     at once (a player typing, a busy server): choices are kept per table version, so each asks
     Redis once and works out nothing twice, and a brief outage is waited out, not answered
-    with nothing."""
+    with nothing: three tries, a pause between each and the next (none after the last)."""
     for attempt in range(3):
+        if attempt:
+            await asyncio.sleep(0.2 * attempt)
         try:
             return await _choices(ctx, actor, text)
         except StoreUnavailable:
-            await asyncio.sleep(0.2 * (attempt + 1))
+            continue
         except (Refused, CorruptRecord):
             return []
     return []
