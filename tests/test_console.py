@@ -7,8 +7,10 @@ from pathlib import Path
 from bot.config import Settings
 from bot.console import Console, run
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Channel, Store
 from tests.conftest import fixed_seeds
+from tests.late_table import advance
+from tests.tables import load_game
 
 
 async def test_a_console_game_starts_and_saves_images(store: Store, tmp_path: Path) -> None:
@@ -106,3 +108,15 @@ async def test_a_console_started_again_shows_the_table_and_whose_turn(
     assert any(line.startswith("[#table] The game stands as shown") for line in said)
     prompts = [line for line in said if line.startswith("[DM ")]
     assert prompts and any("press fc:sp:table:0:1" in line for line in prompts)
+
+
+async def test_a_page_of_spots_lists_the_spots_then_the_pages(store: Store, tmp_path: Path) -> None:
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    console = Console(GameService(store, config, seeds=fixed_seeds()), tmp_path)
+    for line in ("ann new", "bob join", "ann start"):
+        await console.handle_line(line)
+    late = await advance(store, Channel.of("console", "table"), spots=41)
+    mover = late.user_of(load_game(late).current).user_id
+    [listed] = [line for line in await console.handle_line(f"{mover} hand") if "press" in line]
+    assert listed.index("press fc:sp:") < listed.index("press fc:pg:")
+    assert listed.rstrip("]").endswith(f"fc:pg:table:{len(load_game(late).moves)}:1")

@@ -81,7 +81,7 @@ class Console:
         if message.image is not None:
             kind = "image" if message.image_name.lower().endswith(".png") else "file"
             lines.append(f"{where} ({kind}: {self._save(message)})")
-        buttons = [b for row in message.buttons for b in row] + message.choices
+        buttons = message.choices + [b for row in message.buttons for b in row]  # as read
         if buttons:
             lines.append(where + " " + " ".join(f"[{b.label}: press {b.data}]" for b in buttons))
         return lines
