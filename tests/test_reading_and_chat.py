@@ -518,7 +518,7 @@ async def test_status_of_a_game_says_how_long_the_turn_has_waited(
     mover = table.user_of(load_game(table).current).name
     clock.now += 90 * 60
     text = only_private(await service.command(who("bob"), "status"))
-    assert text.endswith(f". {mover} to play (for 1 h 30 min)."), text
+    assert text.endswith(f". {mover} to play (turn started 1 h 30 min ago, 2 d 22 h left)."), text
 
 
 async def test_board_without_a_table_or_a_finished_game(service: GameService) -> None:
