@@ -24,6 +24,8 @@ COMMANDS = Histogram(
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
     registry=REGISTRY,
 )
+# Kinds: refused (the rules or the table said no), illegal, conflict (someone was quicker),
+# closed, store_unavailable, unknown_command, invalid_button (data that names nothing).
 ERRORS = Counter(
     "fc_errors", "Commands refused or failed, by kind of reason", ["kind"], registry=REGISTRY
 )

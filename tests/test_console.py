@@ -10,8 +10,10 @@ from bot.config import Settings
 from bot.console import Console, run
 from bot.service import GameService
 from bot.service import results as kept
-from bot.store import Store
+from bot.store import Channel, Store
 from tests.conftest import fixed_seeds
+from tests.late_table import advance
+from tests.tables import load_game
 from tests.test_results_details import keep_result, made_result, person
 
 
@@ -186,3 +188,15 @@ async def test_a_name_nobody_typed_is_answered_in_the_chats_language(
         "[to ann] Personne du nom de zed n'a encore écrit ici : un utilisateur est nommé par "
         "le premier mot de ses lignes ('zed help') et mentionné par @zed."
     ]
+
+
+async def test_a_page_of_spots_lists_the_spots_then_the_pages(store: Store, tmp_path: Path) -> None:
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    console = Console(GameService(store, config, seeds=fixed_seeds()), tmp_path)
+    for line in ("ann new", "bob join", "ann start"):
+        await console.handle_line(line)
+    late = await advance(store, Channel.of("console", "table"), spots=41)
+    mover = late.user_of(load_game(late).current).user_id
+    [listed] = [line for line in await console.handle_line(f"{mover} hand") if "press" in line]
+    assert listed.index("press fc:sp:") < listed.index("press fc:pg:")
+    assert listed.rstrip("]").endswith(f"fc:pg:table:{len(load_game(late).moves)}:1")

@@ -401,6 +401,9 @@ async def test_the_spot_menu_offers_every_spot_in_pages(
         menu = page.menu()
         assert menu is not None and len(menu["options"]) <= 25  # Discord's limit
         offered += [option["label"].split(":")[0] for option in menu["options"]]
+        # Read from the top: the spots, then the pages (the previous one first).
+        shown = [c["type"] if c["type"] == 3 else c["label"][0] for c in page.walk()]
+        assert shown in ([3, "S"], [3, "◀"], [3, "◀", "S"]), shown
         forward = [b for b in page.walk() if b.get("type") == 2 and "▶" in b["label"]]
         if not forward:
             break

@@ -5,6 +5,8 @@ first dies, so the move is made once, never lost."""
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -14,9 +16,11 @@ from bot.actor import Actor
 from bot.computer import Computer
 from bot.config import Settings
 from bot.service import GameService
-from bot.store import Store
+from bot.service.deadlines import Lease
+from bot.store import Channel, Deadline, Store
 from tests.conftest import fixed_seeds
 from tests.tables import load_game
+from tests.test_service import Clock
 from tests.test_table_bots import CHANNEL, TINY, live
 
 LEASE = 0.6  # seconds, for the test: the service renews every third of it
@@ -98,3 +102,65 @@ async def test_a_turn_whose_process_died_is_taken_over_once(
         slow.close()
         other.computer.close()
     assert len(load_game(await live(store)).moves) == before + 1
+
+
+async def _lease_ended(
+    store: Store,
+    caplog: pytest.LogCaptureFixture,
+    meanwhile: Callable[[Store, Clock, Deadline], Awaitable[None]],
+) -> logging.LogRecord:
+    """A limit claimed as a lease, `meanwhile` done to it before its work starts, and what the
+    service logged when it next tried to renew the lease (it tries every third of it)."""
+    clock = Clock()
+    service = GameService(store, settings(), clock=clock, seeds=fixed_seeds())
+    channel = Channel.of("console", "leased")
+    deadline = await store.schedule(channel, "limit", clock())
+    claimed = await store.lease(deadline, clock() + LEASE)
+    assert claimed is not None
+    await meanwhile(store, clock, claimed)
+    logger = deadlines_module.log.name
+    with caplog.at_level(logging.DEBUG, logger=logger):
+        async with asyncio.timeout(60), Lease(service.ctx, claimed):
+            while not [r for r in caplog.records if r.name == logger]:
+                await asyncio.sleep(LEASE / 10)  # until the renewal has been tried
+    [logged] = [r for r in caplog.records if r.name == logger]
+    return logged
+
+
+async def _set_for_the_next_turn(store: Store, clock: Clock, claimed: Deadline) -> None:
+    await store.schedule(claimed.channel, claimed.kind, clock() + 3600)
+
+
+async def _cancelled(store: Store, clock: Clock, claimed: Deadline) -> None:
+    await store.cancel(claimed.channel, claimed.kind)
+
+
+@pytest.mark.parametrize("saved", [_set_for_the_next_turn, _cancelled])
+async def test_a_lease_ended_by_its_deadline_set_anew_is_no_warning(
+    store: Store,
+    short_lease: None,
+    caplog: pytest.LogCaptureFixture,
+    saved: Callable[[Store, Clock, Deadline], Awaitable[None]],
+) -> None:
+    # As the deadline's own work does when it saves the table with the next turn's deadlines
+    # (or none): its lease ends there, as it should.
+    logged = await _lease_ended(store, caplog, saved)
+    assert (logged.levelno, logged.getMessage()) == (
+        logging.DEBUG,
+        "the lease of console:leased:limit ended: its deadline was set anew or cancelled",
+    )
+
+
+async def _taken_over(store: Store, clock: Clock, claimed: Deadline) -> None:
+    clock.now = claimed.due + 1  # the lease ran out (a stalled process) ...
+    assert await store.lease(claimed, clock() + LEASE) is not None  # ... and another took it
+
+
+async def test_a_lease_that_ran_out_and_was_taken_over_is_a_warning(
+    store: Store, short_lease: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    logged = await _lease_ended(store, caplog, _taken_over)
+    assert (logged.levelno, logged.getMessage()) == (
+        logging.WARNING,
+        "the lease of console:leased:limit was lost: it ran out before it was renewed",
+    )

@@ -611,6 +611,32 @@ async def test_command_words_are_read_loosely_and_an_unknown_one_is_named(
     assert [s.user_id for s in (await live(store)).seats] == ["ann"]
 
 
+async def test_an_unknown_command_is_counted_as_one(service: GameService) -> None:
+    unknown, refused = errors("unknown_command"), errors("refused")
+    assert refusal(await service.command(who("ann"), "juggle")) == (
+        "Unknown command “juggle”. Try /fc help."
+    )
+    assert refusal(await service.command(who("ann", "dm-ann", private=True), "juggle")) == (
+        "Unknown command “juggle”. Try /fc help."
+    )
+    assert errors("unknown_command") == unknown + 2
+    assert errors("refused") == refused  # its own kind, not a refused move
+
+
+async def test_a_button_that_is_not_valid_and_a_private_command_without_a_game_are_counted(
+    service: GameService,
+) -> None:
+    await service.command(who("ann"), "new")
+    invalid, refused = errors("invalid_button"), errors("refused")
+    for data in ("garbage", f"fc:sp:{CHANNEL}", f"fc:st:{CHANNEL}"):
+        pressed = await service.press(who("bob", "elsewhere"), data)
+        assert refusal(pressed) == "This button is not valid."
+    assert errors("invalid_button") == invalid + 3
+    alone = await service.command(who("cid", "dm-cid", private=True), "board")
+    assert refusal(alone) == "You have no game under way."
+    assert errors("refused") == refused + 1
+
+
 async def test_a_command_typed_in_private_answers_for_the_games_channel(
     service: GameService,
 ) -> None:
@@ -931,6 +957,7 @@ async def test_autocomplete_waits_out_a_brief_outage_then_answers_nothing(
     blinking.outages = 3
     assert await service.complete(who(mover), "play") == []  # three tries, then nothing
     assert blinking.outages == 0
+    assert len(pauses) == 2  # between the tries only: nothing is waited for after the last
     # Each pause longer than the one before, about a second in all: well within the three
     # seconds Discord gives an autocomplete answer.
     assert pauses[0] > 0 and all(a < b for a, b in itertools.pairwise(pauses))

@@ -426,6 +426,32 @@ async def test_a_chat_move_gives_up_within_eight_seconds_of_an_outage_and_says_s
         await store.close()
 
 
+async def test_a_chat_move_pauses_only_between_its_tries(
+    redis_server_factory: Callable[..., RedisServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, store, service = await a_game_on_a_server_of_its_own(redis_server_factory)
+    steps: list[str] = []
+    tried = store.move_results
+
+    async def move_results(old: Channel, new: Channel) -> None:
+        steps.append("try")
+        await tried(old, new)
+
+    async def pause(seconds: float) -> None:
+        steps.append("pause")
+
+    try:
+        server.stop()
+        monkeypatch.setattr(store, "move_results", move_results)
+        monkeypatch.setattr(chat, "asyncio", SimpleNamespace(sleep=pause))
+        assert await service.chat_moved("console", CHANNEL, "room_new") is False
+    finally:
+        await store.close()
+    # Tries and pauses take turns, from a try to a try: nothing is waited for after the last.
+    assert steps.count("try") > 1
+    assert steps == ["try", "pause"] * (steps.count("try") - 1) + ["try"], steps
+
+
 # ------------------------------------------------------- refused private messages, over time
 
 
@@ -492,7 +518,7 @@ async def test_status_of_a_game_says_how_long_the_turn_has_waited(
     mover = table.user_of(load_game(table).current).name
     clock.now += 90 * 60
     text = only_private(await service.command(who("bob"), "status"))
-    assert text.endswith(f". {mover} to play (for 1 h 30 min)."), text
+    assert text.endswith(f". {mover} to play (turn started 1 h 30 min ago, 2 d 22 h left)."), text
 
 
 async def test_board_without_a_table_or_a_finished_game(service: GameService) -> None:

@@ -400,6 +400,11 @@ async def test_the_spot_menu_offers_every_spot_in_readable_pages(
         spots = [row for row in page.keyboard if row[0]["callback_data"].startswith("fc:sp:")]
         assert len(spots) <= 5 and all(len(row) <= 4 for row in spots)  # readable on a phone
         offered += [b["text"].split(":")[0] for row in spots for b in row]
+        # Read from the top: the spots, then the pages (the previous one first).
+        kinds = [b["callback_data"].split(":")[1] for b in page.buttons]
+        assert kinds == ["sp"] * kinds.count("sp") + ["pg"] * kinds.count("pg"), kinds
+        pages = [b["text"][0] for b in page.buttons if b["callback_data"].startswith("fc:pg:")]
+        assert pages in (["S"], ["◀"], ["◀", "S"]), pages
         forward = [b for b in page.buttons if "▶" in b["text"]]
         if not forward:
             break

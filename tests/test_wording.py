@@ -39,7 +39,7 @@ async def test_italian_status_and_refusal_say_ad_ann(store: Store) -> None:
     mover = current_user(table)
     waiting = "ada" if mover == "ann" else "ann"
     status = (await service.command(who(waiting), "status")).private[0].text
-    assert f"Tocca ad {mover.capitalize()} (da " in status
+    assert f"Tocca ad {mover.capitalize()} (turno appena iniziato, " in status
     refused = (await service.command(who(waiting), "play 1 0")).private[0].text
     assert refused == f"Tocca ad {mover.capitalize()}, non a te."
 

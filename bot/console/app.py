@@ -98,7 +98,7 @@ class Console:
                 lines.append(f"{where} (image: {self._save(message)})")
             else:
                 lines.append(f"{where} (file: {self._save_file(message)})")
-        buttons = [b for row in message.buttons for b in row] + message.choices
+        buttons = message.choices + [b for row in message.buttons for b in row]  # as read
         if buttons:
             lines.append(where + " " + " ".join(f"[{b.label}: press {b.data}]" for b in buttons))
         return lines

@@ -82,20 +82,24 @@ def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
 
 
 def render_view(message: Message) -> discord.ui.View | None:
-    """Buttons and the spot menu as a persistent view (dynamic items, no timeout)."""
+    """The menu, then the button rows, as a persistent view (dynamic items, no timeout): read
+    from the top, the choices come first and what goes beside them (other pages, Pass)
+    after, as on Telegram."""
     if not message.buttons and not message.choices:
         return None
     view = discord.ui.View(timeout=None)
-    rows = [row[:5] for row in message.buttons if row][: 4 if message.choices else 5]
-    for number, row in enumerate(rows):
+    first = 0
+    if message.choices:
+        options = [_option(choice) for choice in message.choices[:25]]
+        placeholder = message.choices_placeholder[:150] or None
+        view.add_item(FcSelect(options, placeholder=placeholder, row=0))
+        first = 1
+    rows = [row[:5] for row in message.buttons if row][: 5 - first]
+    for number, row in enumerate(rows, start=first):
         for button in row:
             view.add_item(
                 FcButton(button.data, label=button.label, style=_STYLES[button.style], row=number)
             )
-    if message.choices:
-        options = [_option(choice) for choice in message.choices[:25]]
-        placeholder = message.choices_placeholder[:150] or None
-        view.add_item(FcSelect(options, placeholder=placeholder, row=len(rows)))
     return view
 
 

@@ -244,7 +244,8 @@ class GameModule(GameInfo, Protocol[G, V, A]):
         ...
 
     def status_text(self, at: At, game: G, waited: str) -> str:
-        """Scores and whose turn; `waited` is how long the turn has lasted, in words."""
+        """Scores and whose turn; `waited` is when the turn started and how long it has
+        left, in words ("turn started 3 h ago, 2 d 21 h left")."""
         ...
 
     def prompt(self, at: At, game: G, seat: str, reminder: bool) -> Message:

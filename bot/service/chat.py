@@ -137,15 +137,18 @@ async def moved(ctx: Context, platform: str, old_id: str, new_id: str) -> bool:
     """A chat got a new id (a Telegram group upgraded to a supergroup): its table, settings,
     deadlines and players' index go with it, and its history and leaderboard follow. Safe to
     call again, and from several processes; an outage is waited out a little, since nothing
-    would ask again. Whether a table moved."""
+    would ask again: five tries, a pause between each and the next (none after the last).
+    Whether a table moved."""
     old, new = Channel.of(platform, old_id), Channel.of(platform, new_id)
     for attempt in range(5):
+        if attempt:
+            await asyncio.sleep(0.5 * attempt)
         try:
             await ctx.store.move_results(old, new)
             await ctx.store.merge_community(list(MODULES), str(old), str(new))
             return await ctx.store.move_channel(old, new) is not None
         except StoreUnavailable:
-            await asyncio.sleep(0.5 * (attempt + 1))
+            continue
         except AlreadyExists:
             log.error("%s moved to %s, which has a table of its own: kept apart", old, new)
             return False

@@ -60,9 +60,21 @@ class Lease:
             except StoreUnavailable:
                 continue  # the lease may run out; the work is then done again, not lost
             if renewed is None:
-                log.warning("the lease of %s was lost", self.claimed.member)
+                self._ended()
                 return
             self.claimed = renewed
+
+    def _ended(self) -> None:
+        """A renewal refused. Another process can claim the deadline only once the lease has
+        run out: only then may the work be done twice, which is worth a warning. Before that,
+        the deadline was set anew or cancelled: most often by its own work (a save with the
+        next turn's deadlines, a reminder set for the turn as stored), else by a move or a
+        vote saved meanwhile, whose turn the work then finds changed. Both are normal."""
+        member = self.claimed.member
+        if self.ctx.clock() >= self.claimed.due:
+            log.warning("the lease of %s was lost: it ran out before it was renewed", member)
+        else:
+            log.debug("the lease of %s ended: its deadline was set anew or cancelled", member)
 
 
 async def fire_due(ctx: Context, platform: str | None = None) -> list[tuple[str, str, Reply]]:

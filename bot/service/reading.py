@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from ..actor import Actor
 from ..computer import HELP as COMPUTER_HELP
-from ..durations import duration_text
+from ..durations import turn_text
 from ..games import DEFAULT, MODULES, GameInfo, GameModule, Playing, by_word, module
 from ..i18n import N_, tr
 from ..refused import Refused
@@ -19,6 +19,7 @@ from ..replies import Message, Reply
 from ..store import Channel, StoreUnavailable
 from ..table import Table, load_game
 from .context import Context, Loaded, creator_name, game_of, user_names, waiting_seats
+from .schedule import turn_deadlines
 from .turns import seated
 
 G = TypeVar("G", bound=Playing)
@@ -86,7 +87,12 @@ async def _board(
 
 
 def _waited(ctx: Context, table: Table, lang: str) -> str:
-    return duration_text(ctx.clock() - table.turn_started, lang)
+    """The turn's time for the status: since when, and until its limit (none runs while only
+    computer players are waited for; once announced, it has passed)."""
+    now = ctx.clock()
+    limit = turn_deadlines(ctx, table)["limit"]
+    left = 0.0 if table.limit_passed else None if limit is None else limit - now
+    return turn_text(now - table.turn_started, left, lang)
 
 
 async def status(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:

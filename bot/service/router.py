@@ -110,12 +110,14 @@ async def command(ctx: Context, actor: Actor, text: str) -> Reply:
     lang = await ctx.language(actor)
     found = COMMANDS.get(name)
     if found is None:
+        ERRORS.labels("unknown_command").inc()
         return Reply.error(tr(lang, "Unknown command “{name}”. Try /fc help.", name=name[:30]))
     if not actor.private or found.anywhere:
         return await guard(lang, found.handler(ctx, actor, words[1:], lang))
     try:
         actor = await home(ctx, actor, lang)
     except Refused as refused:
+        ERRORS.labels("refused").inc()
         return Reply.error(str(refused))
     except StoreUnavailable:
         return await guard(lang, found.handler(ctx, actor, words[1:], lang))
@@ -129,36 +131,45 @@ async def press(ctx: Context, actor: Actor, data: str) -> Reply:
     lang = await ctx.language(actor)
     match = _DATA.match(data)
     if match is None:
-        return Reply.error(tr(lang, "This button is not valid."))
+        return _not_valid(lang)
     count = int(match[3]) if match[3] is not None else None
     pressed = Pressed(match[1], match[2], count, match[4])
     where = replace(actor, channel_id=pressed.channel_id, private=False)
     lang = await ctx.language(where)
-    reply = Reply.error(tr(lang, "This button is not valid."))
     lobby_button = LOBBY_BUTTONS.get(pressed.kind)
     record_button = RECORD_BUTTONS.get(pressed.kind)
     if record_button is not None:
         reply = await guard(lang, record_button(ctx, where, pressed, lang))
-    elif lobby_button is not None:
-        if pressed.channel_id == actor.channel_id:  # where it was posted
-            reply = await guard(lang, lobby_button(ctx, where, pressed, lang))
-    elif pressed.count is not None and pressed.payload is not None:
+    elif lobby_button is not None and pressed.channel_id == actor.channel_id:  # where posted
+        reply = await guard(lang, lobby_button(ctx, where, pressed, lang))
+    elif lobby_button is None and pressed.count is not None and pressed.payload is not None:
         work = turns.pressed(ctx, where, pressed.kind, pressed.count, pressed.payload, lang)
         reply = await guard(lang, work)
+    else:
+        reply = _not_valid(lang)
     reply.channel_id = pressed.channel_id
     return reply
+
+
+def _not_valid(lang: str) -> Reply:
+    """A button's data that names nothing it could do (forged, or pressed where it was not
+    posted): counted, like every refusal, under its own kind."""
+    ERRORS.labels("invalid_button").inc()
+    return Reply.error(tr(lang, "This button is not valid."))
 
 
 async def complete(ctx: Context, actor: Actor, text: str) -> list[tuple[str, str]]:
     """Choices for the argument of `play`, for platforms with autocomplete. Hundreds may come
     at once (a player typing, a busy server): choices are kept per table version, so each asks
     Redis once and works out nothing twice, and a brief outage is waited out, not answered
-    with nothing."""
+    with nothing: three tries, a pause between each and the next (none after the last)."""
     for attempt in range(3):
+        if attempt:
+            await asyncio.sleep(0.2 * attempt)
         try:
             return await _choices(ctx, actor, text)
         except StoreUnavailable:
-            await asyncio.sleep(0.2 * (attempt + 1))
+            continue
         except (Refused, CorruptRecord):
             return []
     return []

@@ -100,12 +100,7 @@ def status_text(at: At, game: Game, waited: str) -> str:
         )
         for colour in game.players
     )
-    turn = tr(
-        at.lang,
-        "{who} to play (for {duration}).",
-        who=at.name(game.current),
-        duration=waited,
-    )
+    turn = tr(at.lang, "{who} to play ({turn}).", who=at.name(game.current), turn=waited)
     return f"{seats}. {turn}"
 
 

@@ -308,13 +308,8 @@ def status_text(at: At, game: Game, waited: str) -> str:
     if game.open:
         opened = tr(lang, "{pavilion} is open.", pavilion=words.pavilion(lang, game.open))
         where = f"{opened} {where}"
-    waiting = tr(
-        lang,
-        "{what} (for {duration})",
-        what=waiting_text(at, game, False).rstrip("."),
-        duration=waited,
-    )
-    return f"{where} {scores_text(at, game)}. {waiting}"
+    waiting = waiting_text(at, game, False).rstrip(".")
+    return f"{where} {scores_text(at, game)}. {waiting} ({waited})"
 
 
 def final_text(at: At, game: Game, voted_end: bool) -> str:
