@@ -109,6 +109,22 @@ async def test_no_file_of_the_server_keeps_a_forgotten_person(
     assert holding(server.directory, ["Bob"])  # the files do hold what was not forgotten
 
 
+async def test_a_snapshot_left_by_a_server_without_save_points_is_written_again(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """A server that keeps an AOF and no `save` points may still have a `dump.rdb`: one a
+    replica got at its first sync, or made by `redis-cli BGSAVE`."""
+    server = redis_server_factory(persistent=True, extra_args=(*PLAIN, "--save", ""))
+    server.start()
+    async for service in service_on(server.url):
+        await finish(service, [USER, "bob"])
+        with redis.Redis.from_url(server.url) as admin:
+            admin.save()
+        assert (server.directory / "dump.rdb").exists()
+        assert await forget(service, USER) == DONE
+    assert holding(server.directory, [NAME, USER]) == []
+
+
 async def test_no_file_of_a_single_redis_replica_keeps_a_forgotten_person(
     redis_server_factory: RedisServerFactory,
 ) -> None:

@@ -2,9 +2,11 @@
 
 The append-only file keeps every write since it was last rewritten (Redis rewrites it by itself
 only once it has doubled, from 64 MB), and the last snapshot (`dump.rdb`) holds the data as it
-was. After a person is forgotten, each server that keeps them rewrites its AOF (`BGREWRITEAOF`)
-and, if it saves snapshots (`save` points set), makes a new one (`BGSAVE`); the old files are
-then deleted by Redis itself.
+was. After a person is forgotten, each server that keeps anything on disk rewrites its AOF
+(`BGREWRITEAOF`, if it keeps one) and makes a new snapshot (`BGSAVE`): one that keeps an AOF and
+no `save` points may still have a `dump.rdb` (a replica gets one at its first sync, an operator
+makes one with `redis-cli BGSAVE`), and a snapshot of what it holds now reveals nothing its AOF
+does not. Redis itself then deletes the old files.
 
 Replicas do too, every node of a cluster and the replicas a single Redis lists: a replica
 copies the master's writes into its own AOF, and writes its files again by itself only after a
@@ -164,8 +166,7 @@ async def _rewrite(node: Node, offsets: Mapping[str, int]) -> bool:
             await _again(
                 node, "BGREWRITEAOF", "aof_rewrite_in_progress", "aof_last_bgrewrite_status"
             )
-        if snapshots:
-            await _again(node, "BGSAVE", "rdb_bgsave_in_progress", "rdb_last_bgsave_status")
+        await _again(node, "BGSAVE", "rdb_bgsave_in_progress", "rdb_last_bgsave_status")
     except _FAILURES as error:
         log.error("%s did not write its files again: %s", node.name, error)
         return False
@@ -173,7 +174,7 @@ async def _rewrite(node: Node, offsets: Mapping[str, int]) -> bool:
 
 
 async def _kept(node: Node) -> tuple[bool, bool]:
-    """Whether the server keeps an AOF, and snapshots."""
+    """Whether the server keeps an AOF, and saves snapshots (`save` points)."""
     info = await node.info("persistence")
     reply = await node.run("CONFIG", "GET", "save")
     if isinstance(reply, Mapping):
