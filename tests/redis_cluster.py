@@ -52,7 +52,16 @@ def _client(port: int) -> redis.Redis:
 class LocalCluster:
     """Three masters and their replicas; `url` names the first master."""
 
-    def __init__(self, *, node_timeout_ms: int = 5000, binary: Path | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        node_timeout_ms: int = 5000,
+        binary: Path | None = None,
+        persistent: bool = False,
+        extra_args: tuple[str, ...] = (),
+    ) -> None:
+        """`persistent` nodes keep an AOF and snapshots in their folders under `directory`,
+        as a deployed cluster does; `extra_args` go to every node."""
         self.directory = Path(tempfile.mkdtemp(prefix="fcc-"))
         self.binary = binary or find_redis_server()
         self.ports = _cluster_ports(6)
@@ -61,6 +70,7 @@ class LocalCluster:
                 directory=self.directory / str(port),
                 port=port,
                 binary=self.binary,
+                persistent=persistent,
                 extra_args=(
                     "--cluster-enabled",
                     "yes",
@@ -70,6 +80,7 @@ class LocalCluster:
                     str(node_timeout_ms),
                     "--repl-diskless-sync-delay",  # replicas sync at once, not after 5 s
                     "0",
+                    *extra_args,
                 ),
             )
             for port in self.ports

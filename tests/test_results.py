@@ -19,7 +19,7 @@ import redis.asyncio as aioredis
 from PIL import Image
 
 from bot.actor import Actor
-from bot.replies import Reply
+from bot.replies import Reply, mention
 from bot.results import Result, ResultSeat
 from bot.service import GameService
 from bot.service import results as kept
@@ -341,6 +341,8 @@ async def test_forget_me_leaves_no_trace_of_the_person(
     [[button]] = asked.private[0].buttons
     stranger = await service.press(member("bob"), button.data)
     assert not stranger.ok and "Only the person" in stranger.private[0].text
+    before = (await service.command(member("bob"), "board")).public[0]
+    assert name in before.text and user in before.names
     done = await service.press(member(user), button.data)
     assert done.ok, done.private
     assert await everything_mentioning(redis_url, [user, name]) == []
@@ -351,6 +353,17 @@ async def test_forget_me_leaves_no_trace_of_the_person(
     text = (await service.command(member("bob"), "history")).public[0].text
     assert "(anonymous)" in text
     assert "Bob" in (await service.command(member("bob"), "top")).public[0].text
+    # The channel's final table is still there for the others, with the anonymous seat.
+    board = await service.command(member("bob"), "board")
+    assert board.ok, board.private
+    [final] = board.public
+    assert final.text.startswith("Game over!") and is_image(final.image)
+    assert "(anonymous)" in final.text and "Bob" in final.text and name not in final.text
+    assert user not in final.names and name not in final.names.values()
+    shown = user.capitalize()  # the whole message as it was, the seat's name aside
+    assert final.text.replace("(anonymous)", shown) == before.text.replace(mention(user), shown)
+    replay = await service.command(member("bob"), f"replay {result.short}")
+    assert replay.ok and is_image(replay.public[0].image, "GIF")
 
 
 async def test_forget_me_waits_for_the_games_under_way(service: GameService) -> None:

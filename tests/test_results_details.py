@@ -21,6 +21,7 @@ from bot.service.history import LISTED
 from bot.service.standings import BOARD_ROWS, TEXT_ROWS
 from bot.store import Channel, Player, Store, StoreUnavailable, Update
 from bot.store.ratings import PREFIX
+from bot.table import Table
 from engine.ratings import Rating
 from engine.verbotene_stadt import Game as VsGame
 from engine.verbotene_stadt.players import choose_greedy
@@ -229,7 +230,11 @@ async def test_forget_me_leaves_the_others_settings_and_games(
     settings_of = await store.chat_settings(Channel.of("console", "room1"))
     assert settings_of.notify == {"bob": False}
     assert await store.last_archived(Channel.of("console", "room2")) is not None
-    assert await store.last_archived(Channel.of("console", "room1")) is None
+    archived = await store.last_archived(Channel.of("console", "room1"))
+    assert archived is not None and archived.players == ("bob",) and archived.creator != "zoe"
+    table = Table.model_validate_json(archived.data)
+    assert [s.name for s in table.seats if s.user_id != "bob"] == ["(anonymous)"]
+    assert "zoe" not in archived.data and "Zoe" not in archived.data
     bob = (await store.players(KIND, ["console:bob"]))["console:bob"]
     assert bob.games == 2
     assert "console:zoe" not in await store.opponents(KIND, "console:bob")

@@ -1,35 +1,94 @@
-"""What the live data holds of one person, removed when they ask to be forgotten: the ended
-games' archives they sat at, their turn-notice settings, and their small per-user keys. Kept
-results and ratings are rewritten and cleaned by the service (`bot.service.forget`)."""
+"""What the live data holds of one person, removed when they ask to be forgotten: their seat in
+the ended games' archives (made anonymous by the service, which knows a table), their
+turn-notice settings, their small per-user keys, and then Redis' files on disk. Kept results
+and ratings are rewritten and cleaned by the service (`bot.service.forget`)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .base import StoreBase, guarded
 from .chats import dms_key
-from .keys import check_part, user_key
+from .connecting import REDIS_ERRORS, Script
+from .files import rewrite_files
+from .keys import Channel, check_part, user_ids, user_key
+from .scripts import FORGET_ARCHIVE
 
-__all__ = ["Forgetting"]
+__all__ = ["Archived", "Forgetting"]
 
 _BATCH = 500
+_FORGET_ARCHIVE = Script(FORGET_ARCHIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Archived:
+    """An ended game's archive as read: its key, its chat, the table (JSON), who sat there
+    and who opened it."""
+
+    key: str
+    channel: Channel
+    data: str
+    players: tuple[str, ...]
+    creator: str
 
 
 class Forgetting(StoreBase):
     @guarded
+    async def archives_of(self, platform: str, user_id: str) -> list[Archived]:
+        """The archives of the ended games the user sat at or opened (SCAN on every master)."""
+        user = check_part("user", user_id)
+        platform = check_part("platform", platform)
+        client = await self._client()
+        found = []
+        async for key in client.scan_iter(match=f"fc:{{*}}:archive:{platform}:*", count=_BATCH):
+            parts = str(key).split(":")
+            data, players, creator = await client.hmget(str(key), ["data", "players", "creator"])
+            if len(parts) != 6 or not isinstance(data, str) or not isinstance(players, str):
+                continue
+            sat = [str(uid) for uid in json.loads(players)]
+            if user in sat or creator == user:
+                channel = Channel(parts[3], parts[4])
+                found.append(Archived(str(key), channel, data, tuple(sat), str(creator)))
+        return found
+
+    @guarded
+    async def rewrite_archive(
+        self, archived: Archived, data: str, players: Sequence[str], creator: str
+    ) -> bool:
+        """Replace the archive's table and people, if it is still as it was read (False if
+        it changed, moved or expired meanwhile: read it again). It keeps its TTL."""
+        client = await self._client()
+        args = [archived.data, data, json.dumps(user_ids(players)), check_part("user", creator)]
+        return bool(await _FORGET_ARCHIVE(client, [archived.key], args))
+
+    @guarded
+    async def drop_archive(self, archived: Archived) -> bool:
+        """Delete an archive no table can be read from, if it is still as it was read."""
+        client = await self._client()
+        return bool(await _FORGET_ARCHIVE(client, [archived.key], [archived.data, "", "", ""]))
+
+    @guarded
     async def forget_user(self, platform: str, user_id: str) -> int:
-        """Delete the archives of games the user sat at and their settings in every chat
-        (SCAN on every master). Returns how many keys were changed."""
+        """Delete the user's settings in every chat (SCAN on every master) and their own keys.
+        Returns how many keys were changed."""
         user = check_part("user", user_id)
         platform = check_part("platform", platform)
         client = await self._client()
         changed = 0
-        async for key in client.scan_iter(match=f"fc:{{*}}:archive:{platform}:*", count=_BATCH):
-            players = await client.hget(str(key), "players")
-            if isinstance(players, str) and user in json.loads(players):
-                changed += int(await client.delete(str(key)))
         async for key in client.scan_iter(match=f"fc:{{*}}:chat:{platform}:*", count=_BATCH):
             changed += int(await client.hdel(str(key), f"notify:{user}"))
         changed += int(await client.delete(dms_key(platform, user)))
         changed += int(await client.delete(user_key(platform, user)))
         return changed
+
+    async def rewrite_files(self, patience: float) -> bool:
+        """Have Redis write its files on disk again without what was deleted (`files`),
+        waiting up to `patience` seconds. False if any server did not, or Redis is away:
+        never raises, since what was forgotten is gone from the data either way."""
+        try:
+            client = await self._client()
+        except REDIS_ERRORS:
+            return False
+        return await rewrite_files(client, patience)

@@ -7,7 +7,7 @@ decodes its inputs before its first write. Every write carries a random operatio
 write that redis-py resends after a lost reply is recognised as already applied.
 """
 
-__all__ = ["APPLY", "ARCHIVE", "CLAIM", "CREATE", "DONE", "RENEW", "SAVE"]
+__all__ = ["APPLY", "ARCHIVE", "CLAIM", "CREATE", "DONE", "FORGET_ARCHIVE", "RENEW", "SAVE"]
 
 # KEYS: game. ARGV: game_id, data, now, creator, players (JSON), language, op.
 CREATE = """
@@ -86,6 +86,18 @@ for i = 10, #ARGV do
   redis.call('HDEL', KEYS[4], ARGV[5] .. ARGV[i])
 end
 return {'ok', dest, cur[3]}
+"""
+
+# An ended game's archive with a forgotten person's seat made anonymous (`forget me`), only if
+# it is still the one read: one moved to another chat meanwhile is renamed, and a write to its
+# old key would make a new key that never expires. HSET keeps the archive's TTL.
+# KEYS: archive. ARGV: data as read, new data ('' deletes the archive), players (JSON), creator.
+# Replies 1 if written, 0 if the archive changed or is gone.
+FORGET_ARCHIVE = """
+if redis.call('HGET', KEYS[1], 'data') ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
+redis.call('HSET', KEYS[1], 'data', ARGV[2], 'players', ARGV[3], 'creator', ARGV[4])
+return 1
 """
 
 # A claim is a lease: the deadline moves to the lease's end, so it comes due again unless

@@ -1,0 +1,84 @@
+"""`/fc forget me` and the ended games' archives: each one the person sat at or opened is
+written again with their seat anonymous, only if it is still the archive that was read, and
+keeps its lifetime; one whose table cannot be read goes. Against a real redis-server and a
+cluster."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.service import GameService
+from bot.store import Channel, Store
+from tests.conftest import fixed_seeds
+from tests.test_results import everything_mentioning, member
+from tests.test_service import Clock, settings
+
+BACKENDS = ("single", "cluster")
+ROOM = Channel.of("console", "room1")
+
+
+@pytest.fixture
+async def service(store: Store) -> AsyncIterator[GameService]:
+    made = GameService(store, settings(), clock=Clock(), seeds=fixed_seeds())
+    yield made
+    made.computer.close()
+
+
+async def forget(service: GameService, user: str) -> None:
+    asked = await service.command(member(user), "forget me")
+    assert (await service.press(member(user), asked.private[0].buttons[0][0].data)).ok
+
+
+async def archived(store: Store, data: str, players: list[str]) -> str:
+    await store.create(ROOM, data, creator=players[0], players=players, language="en")
+    return await store.archive(ROOM)
+
+
+async def test_a_table_the_person_opened_and_left_forgets_them_too(
+    service: GameService, store: Store, redis_url: str
+) -> None:
+    """The archive names who opened the table even after they left it before the game."""
+    assert (await service.command(member("zoe"), "new")).ok
+    assert (await service.command(member("bob"), "join")).ok
+    assert (await service.command(member("zoe"), "leave")).ok
+    assert (await service.command(member("bob"), "abort")).ok
+    await forget(service, "zoe")
+    assert await everything_mentioning(redis_url, ["zoe", "Zoe"]) == []
+    kept = await store.last_archived(ROOM)
+    assert kept is not None and kept.players == ("bob",) and "Bob" in kept.data
+
+
+async def test_an_archive_no_table_can_be_read_from_goes(
+    service: GameService, store: Store, redis_url: str
+) -> None:
+    key = await archived(store, '{"seats": "zoe was here"}', ["zoe", "bob"])
+    await forget(service, "zoe")
+    assert await store.client.exists(key) == 0
+    assert await everything_mentioning(redis_url, ["zoe"]) == []
+
+
+async def test_an_archive_is_written_only_as_it_was_read_and_keeps_its_lifetime(
+    store: Store,
+) -> None:
+    key = await archived(store, "zoe's table", ["zoe", "bob"])
+    [read] = await store.archives_of("console", "zoe")
+    assert read.key == key and read.players == ("zoe", "bob")
+    await store.client.hset(key, "data", "changed since")
+    assert not await store.rewrite_archive(read, "anonymous", ["bob"], "bob")
+    assert await store.client.hget(key, "data") == "changed since"
+    [read] = await store.archives_of("console", "zoe")
+    moved = key.replace("room1", "room2")
+    await store.client.rename(key, moved)  # as a chat's move renames its archives
+    assert not await store.rewrite_archive(read, "anonymous", ["bob"], "bob")
+    assert await store.client.exists(key) == 0  # no key made without a lifetime
+    await store.client.rename(moved, key)
+    assert await store.rewrite_archive(read, "anonymous", ["bob"], "bob")
+    assert await store.client.hmget(key, ["data", "players", "creator"]) == [
+        "anonymous",
+        '["bob"]',
+        "bob",
+    ]
+    assert await store.client.ttl(key) > 0
+    assert await store.archives_of("console", "zoe") == []

@@ -1,0 +1,198 @@
+"""`/fc forget me` leaves nothing of the person on disk: Redis keeps every earlier write in its
+append-only file and its last snapshot until it rewrites them, so the forget has every server
+rewrite both (masters and replicas of a cluster) and answers once they are written.
+
+Each test runs its own persistent redis-server (or cluster) in a folder it owns, plays a game
+to its end with a person of a distinctive name, forgets them and reads every byte of every file
+under the folder. The servers save their snapshots uncompressed (`rdbcompression no`): a name
+inside a compressed string would escape the search, and the test would then prove nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from bot.redis_server import RedisServer
+from bot.service import GameService
+from bot.store import Store
+from tests.conftest import RedisServerFactory, fixed_seeds
+from tests.redis_cluster import LocalCluster
+from tests.test_results import finish, member
+from tests.test_service import Clock, settings
+
+USER = "quillonius7"  # the id; the name the console gives them is "Quillonius7"
+NAME = USER.capitalize()
+PLAIN = ("--rdbcompression", "no")
+DONE = "Done: you are forgotten."
+
+
+def holding(folder: Path, words: list[str]) -> list[str]:
+    """Every file under `folder` (recursively) whose bytes hold any of `words`."""
+    needles = [word.encode() for word in words]
+    return sorted(
+        str(path.relative_to(folder))
+        for path in folder.rglob("*")
+        if path.is_file() and any(needle in path.read_bytes() for needle in needles)
+    )
+
+
+async def on_disk(folder: Path, words: list[str]) -> list[str]:
+    """Once the server has written what it was told (the AOF is written after each command,
+    and synced every second), the files that hold the words."""
+    for _ in range(600):
+        found = holding(folder, words)
+        if found:
+            return found
+        await asyncio.sleep(0.05)
+    return []
+
+
+@pytest.fixture
+def server(redis_server_factory: RedisServerFactory) -> RedisServer:
+    made = redis_server_factory(persistent=True, extra_args=PLAIN)
+    made.start()
+    return made
+
+
+@pytest.fixture
+def persistent_cluster() -> Iterator[LocalCluster]:
+    cluster = LocalCluster(persistent=True, extra_args=PLAIN)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+async def service_on(url: str) -> AsyncIterator[GameService]:
+    store = Store.from_url(url)
+    await store.ping()
+    made = GameService(store, settings(), clock=Clock(), seeds=fixed_seeds())
+    try:
+        yield made
+    finally:
+        made.computer.close()
+        await store.close()
+
+
+@pytest.fixture
+async def single(server: RedisServer) -> AsyncIterator[GameService]:
+    async for made in service_on(server.url):
+        yield made
+
+
+@pytest.fixture
+async def clustered(persistent_cluster: LocalCluster) -> AsyncIterator[GameService]:
+    async for made in service_on(persistent_cluster.url):
+        yield made
+
+
+async def forget(service: GameService, user: str) -> str:
+    asked = await service.command(member(user), "forget me")
+    done = await service.press(member(user), asked.private[0].buttons[0][0].data)
+    assert done.ok, done.private
+    return done.private[0].text
+
+
+async def test_no_file_of_the_server_keeps_a_forgotten_person(
+    single: GameService, server: RedisServer
+) -> None:
+    await finish(single, [USER, "bob"])
+    assert await on_disk(server.directory, [NAME, USER])  # the AOF has them now
+    assert await forget(single, USER) == DONE
+    assert holding(server.directory, [NAME, USER]) == []
+    assert holding(server.directory, ["Bob"])  # the files do hold what was not forgotten
+
+
+async def test_a_snapshot_left_by_a_server_without_save_points_is_written_again(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """A server that keeps an AOF and no `save` points may still have a `dump.rdb`: one a
+    replica got at its first sync, or made by `redis-cli BGSAVE`."""
+    server = redis_server_factory(persistent=True, extra_args=(*PLAIN, "--save", ""))
+    server.start()
+    async for service in service_on(server.url):
+        await finish(service, [USER, "bob"])
+        with redis.Redis.from_url(server.url) as admin:
+            admin.save()
+        assert (server.directory / "dump.rdb").exists()
+        assert await forget(service, USER) == DONE
+    assert holding(server.directory, [NAME, USER]) == []
+
+
+async def test_no_file_of_a_single_redis_replica_keeps_a_forgotten_person(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """A replica copies the master's writes into its own AOF: it writes its files again too,
+    once it has the forget's writes."""
+    master = redis_server_factory(persistent=True, tcp=True, extra_args=PLAIN)
+    master.start()
+    replica = redis_server_factory(
+        persistent=True, tcp=True, extra_args=(*PLAIN, "--replicaof", "127.0.0.1", str(master.port))
+    )
+    replica.start()
+    async for service in service_on(master.url):
+        await finish(service, [USER, "bob"])
+        assert await on_disk(replica.directory, [NAME, USER])  # copied there too
+        assert await forget(service, USER) == DONE
+    for server in (master, replica):
+        assert holding(server.directory, [NAME, USER]) == []
+        assert holding(server.directory, ["Bob"])
+
+
+async def test_no_file_of_any_cluster_node_keeps_a_forgotten_person(
+    clustered: GameService, persistent_cluster: LocalCluster
+) -> None:
+    await finish(clustered, [USER, "bob"])
+    assert await on_disk(persistent_cluster.directory, [NAME, USER])
+    assert await forget(clustered, USER) == DONE
+    assert holding(persistent_cluster.directory, [NAME, USER]) == []
+    assert holding(persistent_cluster.directory, ["Bob"])
+
+
+async def test_a_rewrite_already_under_way_is_followed_by_one_of_the_forget(
+    single: GameService, server: RedisServer
+) -> None:
+    """A rewrite started before the forget copies the data as it was then, name included:
+    the forget waits for it, then has the files written again."""
+    await finish(single, [USER, "bob"])
+    with redis.Redis.from_url(server.url, decode_responses=True) as admin:
+        keys = int(admin.dbsize())
+        admin.config_set("rdb-key-save-delay", 5_000_000 // keys)  # µs a key: 5 s a copy
+        admin.bgrewriteaof()
+        admin.execute_command("BGSAVE", "SCHEDULE")
+        admin.config_set("rdb-key-save-delay", 0)  # the copy running keeps its own pace
+        assert admin.info("persistence")["aof_rewrite_in_progress"] == 1
+    assert await forget(single, USER) == DONE
+    assert holding(server.directory, [NAME, USER]) == []
+
+
+async def test_a_server_that_refuses_to_rewrite_is_told_in_words(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """A Redis that does not let the bot rewrite its files (a managed one, an ACL): the person
+    is forgotten from the data and told that the files may hold their name a while longer."""
+    server = redis_server_factory(persistent=True, tcp=True)
+    server.start()
+    with redis.Redis.from_url(server.url) as admin:
+        admin.acl_setuser(
+            "bot",
+            enabled=True,
+            passwords=["+secret"],
+            keys=["*"],
+            channels=["*"],
+            categories=["+@all"],
+            commands=["-bgrewriteaof", "-bgsave", "-config"],
+        )
+    url = f"redis://bot:secret@127.0.0.1:{server.port}/0"
+    async for service in service_on(url):
+        await finish(service, [USER, "bob"])
+        said = await forget(service, USER)
+        assert said.startswith(DONE) and said != DONE and "files" in said
+        board = await service.command(member("bob"), "board")
+        assert "(anonymous)" in board.public[0].text and NAME not in board.public[0].text
