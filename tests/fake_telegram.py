@@ -468,11 +468,12 @@ class FakeBotApi:
             if c.method in SENDS and c.delivered and (chat_id is None or c.chat_id == chat_id)
         ]
 
-    def polling(self) -> Call | None:
-        """The long poll under way (a getUpdates not answered yet), if any."""
+    def polling(self, since: int = 0) -> Call | None:
+        """The long poll under way (a getUpdates not answered yet) among the calls from the
+        `since`th on, if any."""
         waiting = [
             c
-            for c in self.calls
+            for c in self.calls[since:]
             if c.method == "getUpdates" and c.result is None and not c.failed and not c.abandoned
         ]
         return waiting[-1] if waiting else None
