@@ -92,6 +92,8 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = None  # the header Telegram sends back
     telegram_webhook_listen: str = "127.0.0.1"
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
+    # How long a killed poller's lease keeps the other processes from polling.
+    telegram_poll_lease: Duration = Field(default=timedelta(seconds=30))
     redis_url: SecretStr | None = None
     data_dir: Path = Path("data")
     default_language: Language = Language.EN
@@ -170,7 +172,9 @@ class Settings(BaseSettings):
             raise ValueError("must not be negative")
         return value
 
-    @field_validator("reminder_after", "turn_limit", "archive_ttl", "bot_think_limit")
+    @field_validator(
+        "reminder_after", "turn_limit", "archive_ttl", "bot_think_limit", "telegram_poll_lease"
+    )
     @classmethod
     def _positive_duration(cls, value: timedelta) -> timedelta:
         return _positive(value)

@@ -7,7 +7,9 @@ animation or a document, keyboard). Users listed in
 Telegram returns for that. A chat can be `flood`ed: until the flood ends every message to it
 gets Telegram's 429 with a `retry_after`; a group `migrated` to a supergroup refuses messages
 with the new chat's id; a `failing` chat gets 502s for a while. Updates are built here as the
-JSON Telegram would send.
+JSON Telegram would send. A long poll waits at most `poll_limit` seconds (short, so tests end
+quickly; raised, it lasts as long as the bot asks, as on Telegram), and a poll the bot gave up
+before its answer is marked `abandoned`.
 
 aiohttp is already installed (discord.py needs it); its server parses the multipart uploads.
 """
@@ -79,6 +81,7 @@ class Call:
     filenames: dict[str, str] = field(default_factory=dict)  # form field -> the file's name
     result: Any = None
     failed: str | None = None  # the error description, if the fake refused the call
+    abandoned: bool = False  # the client hung up before the answer (a cancelled long poll)
 
     @property
     def chat_id(self) -> int | None:
@@ -176,6 +179,7 @@ class FakeBotApi:
         self.migrated: dict[int, int] = {}  # group id -> the supergroup it became
         self.failing: dict[int, int] = {}  # chat id -> how many more calls fail with 502
         self.updates: list[dict[str, Any]] = []  # served by getUpdates
+        self.poll_limit = 0.5  # the longest a getUpdates waits for an update
         self.webhook: tuple[str, str | None] | None = None  # (url, secret) of setWebhook
         self._updates_ready = asyncio.Event()
         self._message_ids = itertools.count(1)
@@ -197,6 +201,8 @@ class FakeBotApi:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
 
     async def stop(self) -> None:
+        self.poll_limit = 0.0
+        self._updates_ready.set()  # long polls still held end now, not at their timeout
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -229,6 +235,9 @@ class FakeBotApi:
             status, call.failed, parameters = refusal
             return _error(status, call.failed, parameters)
         status, result = await handler(call)
+        if request.transport is None or request.transport.is_closing():
+            call.abandoned = True
+            return _error(499, "the client hung up")
         if status != 200:
             call.failed = str(result)
             return _error(status, call.failed)
@@ -373,7 +382,7 @@ class FakeBotApi:
 
     async def _api_getUpdates(self, call: Call) -> tuple[int, Any]:
         offset = int(call.params.get("offset", 0))
-        timeout = min(float(call.params.get("timeout", 0)), 0.5)
+        timeout = min(float(call.params.get("timeout", 0)), self.poll_limit)
         ready = [u for u in self.updates if u["update_id"] >= offset]
         if not ready and timeout:
             self._updates_ready.clear()
@@ -458,6 +467,16 @@ class FakeBotApi:
             for c in self.calls
             if c.method in SENDS and c.delivered and (chat_id is None or c.chat_id == chat_id)
         ]
+
+    def polling(self, since: int = 0) -> Call | None:
+        """The long poll under way (a getUpdates not answered yet) among the calls from the
+        `since`th on, if any."""
+        waiting = [
+            c
+            for c in self.calls[since:]
+            if c.method == "getUpdates" and c.result is None and not c.failed and not c.abandoned
+        ]
+        return waiting[-1] if waiting else None
 
     def answers(self) -> list[Call]:
         return [c for c in self.calls if c.method == "answerCallbackQuery"]

@@ -36,6 +36,7 @@ VARIABLES = [
     "TELEGRAM_WEBHOOK_SECRET",
     "TELEGRAM_WEBHOOK_LISTEN",
     "TELEGRAM_WEBHOOK_PORT",
+    "TELEGRAM_POLL_LEASE",
 ]
 
 
@@ -185,3 +186,13 @@ def test_a_webhook_needs_its_secret(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", "bot.example/tg")
     with pytest.raises(ValidationError):
         Settings()
+
+
+def test_the_polling_lease(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().telegram_poll_lease == timedelta(seconds=30)
+    monkeypatch.setenv("TELEGRAM_POLL_LEASE", "2m")
+    assert Settings().telegram_poll_lease == timedelta(minutes=2)
+    for wrong in ("0", "0s", "soon"):
+        monkeypatch.setenv("TELEGRAM_POLL_LEASE", wrong)
+        with pytest.raises(ValidationError, match="telegram_poll_lease"):
+            Settings()

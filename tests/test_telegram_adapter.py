@@ -16,6 +16,7 @@ from PIL import Image
 
 from bot.actor import Actor
 from bot.replies import Button, Direct, Message, Reply, mention
+from bot.store import Held
 from bot.telegram import build_application, run
 from bot.telegram.app import command_text, file_url
 from bot.telegram.delivery import split_text, visible_length
@@ -64,8 +65,8 @@ class ScriptedService:
     async def first_delivery(self, platform: str, update_id: int) -> bool:
         return True
 
-    async def hold(self, job: str, holder: str, seconds: float) -> bool:
-        return True  # the only process: it polls
+    async def hold(self, job: str, holder: str, seconds: float) -> Held | None:
+        return Held(taken=True)  # the only process: it polls
 
     async def let_go(self, job: str, holder: str) -> None:
         return None

@@ -9,12 +9,12 @@ import asyncio
 import logging
 import random
 from collections.abc import AsyncIterator, Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from pydantic import SecretStr
 
-import bot.telegram.updates as updates
 from bot.config import Settings
 from bot.redis_server import free_port
 from bot.service import GameService
@@ -138,14 +138,14 @@ async def test_only_one_process_polls_and_another_takes_over(
     api: FakeBotApi,
     store: Store,
     served: Served,
-    monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr(updates, "POLL_LEASE", 1.5)
+    # An hour's lease: only the first process giving it back lets the other one poll.
+    settings = settings_for(api).model_copy(update={"telegram_poll_lease": timedelta(hours=1)})
     caplog.set_level(logging.INFO, logger="bot.telegram.updates")
-    first = served.start(settings_for(api), service_on(store))
+    first = served.start(settings, service_on(store))
     await until(lambda: "polling Telegram for updates" in caplog.text)
-    served.start(settings_for(api), service_on(store))
+    served.start(settings, service_on(store))
     await until(lambda: "another process polls Telegram" in caplog.text)
     assert caplog.text.count("polling Telegram for updates") == 1
 

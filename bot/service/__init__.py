@@ -28,7 +28,7 @@ from ..computer import Computer
 from ..config import Settings
 from ..metrics import COMMANDS
 from ..replies import Reply
-from ..store import Channel, Store
+from ..store import Channel, Held, Store
 from . import chat, deadlines, router
 from .context import Context
 
@@ -142,7 +142,7 @@ class GameService:
         """True only the first time a platform's update reaches any process."""
         return await self.store.first_delivery(platform, update_id, SEEN_FOR)
 
-    async def hold(self, job: str, holder: str, seconds: float) -> bool:
+    async def hold(self, job: str, holder: str, seconds: float) -> Held | None:
         """Take or renew the lease of a job one process runs at a time (see `Store.hold`)."""
         return await self.store.hold(job, holder, seconds)
 

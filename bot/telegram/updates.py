@@ -3,7 +3,8 @@ time) or a webhook (any number of processes behind one URL).
 
 Only one process may poll a bot (Telegram answers a second `getUpdates` with a conflict), so
 polling is held by a lease in Redis: a second process says so and waits, and takes over
-polling if the first one dies. A webhook may be served by many processes; Telegram retries an
+polling when the first one stops (at once: a clean stop hands the lease back) or dies (when
+its lease runs out). A webhook may be served by many processes; Telegram retries an
 update it got no answer to, so each update is handled only the first time it is seen.
 """
 
@@ -21,14 +22,18 @@ from telegram.ext import ApplicationHandlerStop, TypeHandler
 
 from bot.config import Settings
 from bot.ops import Health
+from bot.store import Held
 
 from .app import ALLOWED_UPDATES, Context, TelegramApp, build_application
 from .contract import PLATFORM, GameServiceApi
 
-__all__ = ["POLL_LEASE", "Coordinated", "run"]
+__all__ = ["POLL_RETRY", "Coordinated", "run"]
 
 log = logging.getLogger(__name__)
-POLL_LEASE: Final = 30.0  # a dead poller's lease runs out after this; renewed every third
+POLL_JOB: Final = "telegram-poller"
+# How often a process that does not poll asks for the lease: a poller that stops cleanly
+# gives it back, and another one should be polling within this.
+POLL_RETRY: Final = 1.0
 
 
 class Coordinated(GameServiceApi, Protocol):
@@ -36,7 +41,7 @@ class Coordinated(GameServiceApi, Protocol):
 
     async def first_delivery(self, platform: str, update_id: int) -> bool: ...
 
-    async def hold(self, job: str, holder: str, seconds: float) -> bool: ...
+    async def hold(self, job: str, holder: str, seconds: float) -> Held | None: ...
 
     async def let_go(self, job: str, holder: str) -> None: ...
 
@@ -52,12 +57,26 @@ def once_only(service: Coordinated) -> TypeHandler[Update, Context, None]:
     return TypeHandler(Update, check)
 
 
-class Poller:
-    """Long polling under the lease: poll while holding it, wait for it otherwise."""
+def resumed(held: Held) -> str:
+    """The log line of a process that starts polling: after how long, and why so long."""
+    if held.idle is None:
+        return "polling Telegram for updates"
+    why = (
+        "the last poller handed its lease back"
+        if held.handed_back
+        else "the last poller's lease ran out"
+    )
+    return f"polling Telegram for updates: polling resumed after {held.idle:.1f} s ({why})"
 
-    def __init__(self, application: TelegramApp, service: Coordinated) -> None:
+
+class Poller:
+    """Long polling under the lease: poll while holding it (renewed every third of `lease`
+    seconds), ask for it every `POLL_RETRY` seconds otherwise, give it back on the way out."""
+
+    def __init__(self, application: TelegramApp, service: Coordinated, lease: float) -> None:
         self.application = application
         self.service = service
+        self.lease = lease
         self.holder = uuid.uuid4().hex
         self.polling = False
 
@@ -66,36 +85,51 @@ class Poller:
         try:
             while True:
                 held = await self._hold()
-                if held and not self.polling:
-                    assert self.application.updater is not None
-                    await self.application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
-                    self.polling = True
-                    log.info("polling Telegram for updates")
-                elif not held and self.polling:  # lost it (Redis was away too long)
+                if held is not None and not self.polling:
+                    await self._start_polling(held)
+                elif held is None and self.polling:  # lost it (Redis was away too long)
                     await self._stop_polling()
-                elif not held and not told:
+                elif held is None and not told:
                     log.warning(
                         "another process polls Telegram: this one does not (it still sends "
                         "reminders and turns); set TELEGRAM_WEBHOOK_URL to serve from many"
                     )
                     told = True
-                await asyncio.sleep(POLL_LEASE / 3)
+                renewal = self.lease / 3
+                await asyncio.sleep(renewal if self.polling else min(POLL_RETRY, renewal))
         finally:
-            await self._stop_polling()
-            with contextlib.suppress(Exception):
-                await self.service.let_go("telegram-poller", self.holder)
+            await self._leave()
 
-    async def _hold(self) -> bool:
+    async def _hold(self) -> Held | None:
         try:
-            return await self.service.hold("telegram-poller", self.holder, POLL_LEASE)
+            return await self.service.hold(POLL_JOB, self.holder, self.lease)
         except Exception:
             log.exception("could not renew the polling lease")
-            return False
+            return None
+
+    async def _start_polling(self, held: Held) -> None:
+        updater = self.application.updater
+        assert updater is not None
+        self.polling = True  # from here on, a stop must stop the updater before letting go
+        await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        log.info(resumed(held))
 
     async def _stop_polling(self) -> None:
-        if self.polling and self.application.updater is not None:
-            self.polling = False
-            await self.application.updater.stop()
+        updater = self.application.updater
+        self.polling = False
+        if updater is not None and updater.running:
+            # Cancels the long poll under way, then confirms the updates already fetched.
+            await updater.stop()
+
+    async def _leave(self) -> None:
+        """Stop polling, then give the lease back, so another process polls at once rather
+        than when the lease runs out. Not before the poll has ended, or two would poll; but
+        even if stopping failed, since this process is on its way out."""
+        try:
+            await self._stop_polling()
+        finally:
+            with contextlib.suppress(Exception):
+                await self.service.let_go(POLL_JOB, self.holder)
 
 
 async def _serve_webhook(application: TelegramApp, settings: Settings) -> None:
@@ -137,7 +171,8 @@ async def run(
         await application.start()
         updater = application.updater
         assert updater is not None
-        poller = None if webhook else Poller(application, service)
+        lease = settings.telegram_poll_lease.total_seconds()
+        poller = None if webhook else Poller(application, service, lease)
         if health is not None:
             health.add(
                 "telegram", lambda: updater.running or (poller is not None and not poller.polling)
