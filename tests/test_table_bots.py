@@ -357,7 +357,7 @@ async def test_a_restart_while_a_computer_thinks_loses_nothing(
         await human_move(first, table, "ann", random.Random(2))
     moves = len(load_game(await live(store)).moves)
     task = asyncio.create_task(first.fire_due())
-    await asyncio.wait_for(thinking.wait(), 5)
+    await asyncio.wait_for(thinking.wait(), 30)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

@@ -125,7 +125,7 @@ async def test_a_report_may_write_to_the_same_chat_without_waiting_for_itself(
 
     first = parcel(bot, USER, "tile")
     first.on_unreachable = report
-    assert await asyncio.wait_for(outbox.send(first), 2) == "unreachable"
+    assert await asyncio.wait_for(outbox.send(first), PATIENCE) == "unreachable"
     await settled(again)
     assert again.outcome == "unreachable"
 

@@ -575,14 +575,14 @@ async def test_a_claim_is_kept_while_its_work_goes_on_and_let_go_after(
         two = GameService(store, pause, clock=clock, seeds=fixed_seeds(), computer=other)
         moves = await computer_to_move(one, store)
         working = asyncio.create_task(one.fire_due())
-        await asyncio.wait_for(slow.thinking.wait(), 5)
+        await asyncio.wait_for(slow.thinking.wait(), 30)
         assert await two.fire_due() == []  # claimed: not due again while the claim lasts
         for _ in range(2):
             clock.now += 1  # past the claim as first taken, and as last renewed
             await renewed_past(store, clock.now)
             assert await two.fire_due() == []
         slow.release.set()
-        [(_, _, reply)] = await asyncio.wait_for(working, 5)
+        [(_, _, reply)] = await asyncio.wait_for(working, 30)
         assert reply.public and other.asked == []
         assert len(load_game(await table_of(store)).moves) == moves + 1  # type: ignore[arg-type]
         caplog.clear()  # (the work's own save may have ended the claim before it was done)
@@ -603,12 +603,12 @@ async def test_a_claim_set_anew_meanwhile_is_given_up_and_the_log_says_which(
     )
     await computer_to_move(service, store)
     working = asyncio.create_task(service.fire_due())
-    await asyncio.wait_for(slow.thinking.wait(), 5)
+    await asyncio.wait_for(slow.thinking.wait(), 30)
     with caplog.at_level(logging.WARNING, logger="bot.service.deadlines"):
         await store.schedule(ROOM, "bot", clock.now + 100)  # as another process would
         await until(lambda: any(r.levelno == logging.WARNING for r in caplog.records))
         slow.release.set()
-        await asyncio.wait_for(working, 5)
+        await asyncio.wait_for(working, 30)
     warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert warned == ["the lease of console:room1:bot was lost"]
 
