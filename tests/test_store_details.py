@@ -420,27 +420,28 @@ async def test_a_late_replica_is_logged_then_its_master_checked_again(
 ) -> None:
     """Whether the master has a replica is asked at most every `REFRESH` seconds; after a
     WAIT that timed out (100 ms unless told otherwise, docs/operations.md), saves stop
-    waiting on it until that next check, then wait again."""
+    waiting on it until that next check, then wait again.
+
+    The store under test waits up to 2 s: a healthy replica acknowledges long before that
+    even on a busy machine, while 100 ms (the other process's) it may not."""
     monkeypatch.setattr(Replicas, "REFRESH", 60.0)
     master, replica = replicated
-    store = Store.from_url(master.url)
+    store = Store.from_url(master.url, replica_wait=2.0)
     on_client = Store(aioredis.Redis.from_url(master.url, decode_responses=True))
     hasty = Store.from_url(master.url, replica_wait=0)  # still waits a little: WAIT 0 never ends
-    patient = Store.from_url(master.url, replica_wait=5.0)
     try:
         await store.create(CHAN, "{}", creator=1, players=[1], language="en")
-        assert await store.save(CHAN, "{1}", 1) == 2  # the replica is found: waited for
-        assert version_on(replica.port) == "2"
-        calls_since_last(master)
-        assert await store.save(CHAN, "{2}", 2) == 3
-        assert await store.save(CHAN, "{3}", 3) == 4
-        assert calls_since_last(master) == (2, 0)  # both waited, nothing asked again
-        assert version_on(replica.port) == "4"
-        await patient.ping()
-        started = time.monotonic()
-        assert await patient.save(CHAN, "{4}", 4) == 5  # returns once the replica has it
-        assert time.monotonic() - started < 2.5
-        assert version_on(replica.port) == "5"
+        with caplog.at_level(logging.WARNING, logger="bot.store"):
+            assert await store.save(CHAN, "{1}", 1) == 2  # the replica is found: waited for
+            assert version_on(replica.port) == "2"
+            calls_since_last(master)
+            assert await store.save(CHAN, "{2}", 2) == 3
+            assert await store.save(CHAN, "{3}", 3) == 4
+            assert calls_since_last(master) == (2, 0)  # both waited, nothing asked again
+            assert version_on(replica.port) == "4"
+            assert await store.save(CHAN, "{4}", 4) == 5
+            assert version_on(replica.port) == "5"
+        assert warnings_of(caplog) == []  # each returned once the replica had it
 
         assert replica.pid is not None
         calls_since_last(master)
@@ -459,44 +460,44 @@ async def test_a_late_replica_is_logged_then_its_master_checked_again(
             "no replica of the Redis master acknowledged a saved move within {} ms (0): "
             "moves on it are not waited for until the next check"
         )
-        assert warnings_of(caplog) == [message.format(100), message.format(100), message.format(1)]
+        assert warnings_of(caplog) == [message.format(2000), message.format(100), message.format(1)]
         caught_up(replica, 9)
         monkeypatch.setattr(Replicas, "REFRESH", 0.3)
         time.sleep(max(0.0, late + 0.4 - time.monotonic()))
         assert await store.save(CHAN, "{9}", 9) == 10  # checked again: waited for
         assert calls_since_last(master) == (1, 1)
         assert version_on(replica.port) == "10"
+        assert len(warnings_of(caplog)) == 3  # it had the move in time
     finally:
         await store.close()
         await on_client.close()
         await hasty.close()
-        await patient.close()
 
 
 async def test_on_a_cluster_the_keys_master_is_asked_waited_on_and_skipped(
     cluster: LocalCluster, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The master owning the game's key (not the node the URL names) is asked whether it
-    has a replica and waited on; once its replica is late, only that master is skipped."""
+    has a replica and waited on; once its replica is late, only that master is skipped.
+    The store waits up to 2 s, which a healthy replica meets even on a busy machine."""
     master = cluster.master_of(CHAN.game_key)
     replica = cluster.replica_of(master)
     other = cluster.master_of(TELEGRAM.game_key)
     assert master.port not in (cluster.ports[0], other.port)
-    store = Store.from_url(cluster.url, replica_wait=0.2)
-    patient = Store.from_url(cluster.url, replica_wait=5.0)
+    store = Store.from_url(cluster.url, replica_wait=2.0)
     try:
         await store.create(CHAN, "{}", creator=1, players=[1], language="en")
         await store.create(TELEGRAM, "{}", creator=1, players=[1], language="en")
-        assert await store.save(TELEGRAM, "{1}", 1) == 2
-        calls_since_last(master)
-        assert await store.save(CHAN, "{1}", 1) == 2
-        waited, asked = calls_since_last(master)
-        assert waited >= 1 and asked == 1
-        caught_up(replica, 2, cluster=True)
-        started = time.monotonic()
-        assert await patient.save(CHAN, "{2}", 2) == 3  # returns once the replica has it
-        assert time.monotonic() - started < 2.5
-        assert version_on(replica.port, cluster=True) == "3"
+        with caplog.at_level(logging.WARNING, logger="bot.store"):
+            assert await store.save(TELEGRAM, "{1}", 1) == 2
+            calls_since_last(master)
+            assert await store.save(CHAN, "{1}", 1) == 2
+            waited, asked = calls_since_last(master)
+            assert waited >= 1 and asked == 1
+            assert version_on(replica.port, cluster=True) == "2"
+            assert await store.save(CHAN, "{2}", 2) == 3  # returns once the replica has it
+            assert version_on(replica.port, cluster=True) == "3"
+        assert warnings_of(caplog) == []
 
         assert replica.pid is not None
         calls_since_last(master)
@@ -513,11 +514,10 @@ async def test_on_a_cluster_the_keys_master_is_asked_waited_on_and_skipped(
             os.kill(replica.pid, signal.SIGCONT)
         caught_up(replica, 5, cluster=True)
         assert warnings_of(caplog) == [
-            f"no replica of 127.0.0.1:{master.port} acknowledged a saved move within 200 ms "
+            f"no replica of 127.0.0.1:{master.port} acknowledged a saved move within 2000 ms "
             "(0): moves on it are not waited for until the next check"
         ]
         loaded = await store.load(CHAN)
         assert loaded is not None and (loaded.version, loaded.data) == (5, "{4}")
     finally:
         await store.close()
-        await patient.close()

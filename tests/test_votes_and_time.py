@@ -537,6 +537,24 @@ async def test_a_move_that_leaves_a_computer_to_play_sets_only_its_pause(
     assert await due_at(store, "bot") == clock.now + 2
 
 
+async def until(check: Callable[[], bool]) -> None:
+    """Until `check()` holds: the renewals run every fraction of a second, but a busy
+    machine may hold them up for longer."""
+    async with asyncio.timeout(30):
+        while not check():
+            await asyncio.sleep(0.02)
+
+
+async def renewed_past(store: Store, now: float) -> None:
+    """Until the computer's claim has been renewed to end after `now`."""
+    async with asyncio.timeout(30):
+        while True:
+            claim = await store.deadline(ROOM, "bot")
+            if claim is not None and claim.due > now:
+                return
+            await asyncio.sleep(0.02)
+
+
 async def test_a_claim_is_kept_while_its_work_goes_on_and_let_go_after(
     redis_url: str,
     store: Store,
@@ -557,14 +575,14 @@ async def test_a_claim_is_kept_while_its_work_goes_on_and_let_go_after(
         two = GameService(store, pause, clock=clock, seeds=fixed_seeds(), computer=other)
         moves = await computer_to_move(one, store)
         working = asyncio.create_task(one.fire_due())
-        await asyncio.wait_for(slow.thinking.wait(), 5)
+        await asyncio.wait_for(slow.thinking.wait(), 30)
         assert await two.fire_due() == []  # claimed: not due again while the claim lasts
         for _ in range(2):
             clock.now += 1  # past the claim as first taken, and as last renewed
-            await asyncio.sleep(0.6)
+            await renewed_past(store, clock.now)
             assert await two.fire_due() == []
         slow.release.set()
-        [(_, _, reply)] = await asyncio.wait_for(working, 5)
+        [(_, _, reply)] = await asyncio.wait_for(working, 30)
         assert reply.public and other.asked == []
         assert len(load_game(await table_of(store)).moves) == moves + 1  # type: ignore[arg-type]
         caplog.clear()  # (the work's own save may have ended the claim before it was done)
@@ -585,15 +603,15 @@ async def test_a_claim_set_anew_meanwhile_is_given_up_and_the_log_says_which(
     )
     await computer_to_move(service, store)
     working = asyncio.create_task(service.fire_due())
-    await asyncio.wait_for(slow.thinking.wait(), 5)
+    await asyncio.wait_for(slow.thinking.wait(), 30)
+    ended = "the lease of console:room1:bot ended: its deadline was set anew or cancelled"
     with caplog.at_level(logging.DEBUG, logger="bot.service.deadlines"):
         await store.schedule(ROOM, "bot", clock.now + 100)  # as a save elsewhere would
-        await asyncio.sleep(0.3)
+        await until(lambda: any(r.getMessage() == ended for r in caplog.records))
         slow.release.set()
-        await asyncio.wait_for(working, 5)
+        await asyncio.wait_for(working, 30)
     logged = [(r.levelno, r.getMessage()) for r in caplog.records if "lease" in r.getMessage()]
     # Not lost (it had not run out, nobody else could claim it): a debug line, no warning.
-    ended = "the lease of console:room1:bot ended: its deadline was set anew or cancelled"
     assert logged == [(logging.DEBUG, ended)]
 
 
