@@ -64,7 +64,7 @@ async def test_a_late_replica_never_fails_a_move(
     first = Store.from_url(master.url)  # another process: its save loads the script
     store = Store.from_url(master.url, replica_wait=0.2)
     try:
-        await store.create(CHAN, "{}", creator=1, players=[1], language="en")
+        await first.create(CHAN, "{}", creator=1, players=[1], language="en")  # waited there
         assert await first.save(CHAN, "{1}", 1) == 2
         assert replica.pid is not None
         # Stopped before this store's first save: whether a healthy replica acknowledges

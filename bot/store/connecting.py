@@ -185,17 +185,20 @@ class Connector:
 
 
 class Replicas:
-    """Waits, after a saved move, until one replica has it (`WAIT 1 <ms>` on the connection
-    that wrote it), when the master has a replica: a move acknowledged to the player then
-    survives the master's death. Whether a master has replicas is asked (`INFO replication`)
-    at most every `REFRESH` seconds; a WAIT that times out is logged and stops the waits on
-    that master until the next check, so a dead replica does not slow every move."""
+    """Waits, after a write players are told of (a new table, a saved move), until one
+    replica has it (`WAIT 1 <ms>` on the connection that wrote it), when the master has a
+    replica: the write then survives the master's death. Whether a master has replicas is
+    asked (`INFO replication`) at most every `REFRESH` seconds; a WAIT that times out is
+    logged and stops the waits on that master until the next check, so a dead replica does
+    not slow every move (docs/operations.md says what a failover may then lose)."""
 
     REFRESH = 30.0
 
     def __init__(self, wait: float) -> None:
         self.wait_ms = max(1, int(wait * 1000))
         self._known: dict[str, tuple[bool, float]] = {}
+        # (node, script SHA1) where the script ran: sent by its SHA1 there, else in full.
+        self._cached: set[tuple[str, str]] = set()
 
     async def _present(self, client: Client, node: ClusterNode | None) -> bool:
         name = "" if node is None else node.name
@@ -214,28 +217,36 @@ class Replicas:
     async def write(
         self, client: Client, script: Script, keys: Sequence[str], args: Sequence[Any]
     ) -> Any:
-        """Run `script`, then WAIT on the same connection, in one round trip."""
+        """Run `script`, then WAIT on the same connection, in one round trip. A script the
+        master may not have cached yet (this store's first write there, a new master) goes
+        in full (EVAL caches it), so a write never waits twice: a NOSCRIPT answer would
+        have come with a WAIT of its own, spent for nothing before the write is sent again."""
         node = None
         if isinstance(client, RedisCluster):
             await client.initialize()  # a no-op unless the topology must be read again
             node = client.get_node_from_key(keys[0])
         if not await self._present(client, node):
             return await script(client, keys, args)
+        cached = ("" if node is None else node.name, script.sha)
         for _ in range(2):
             pipe = client.pipeline(transaction=False)
             # A cluster pipeline refuses `evalsha()` (it cannot tell a script's keys share a
             # slot); the raw command is routed by its keys, which must then share one.
-            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            if cached in self._cached:
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            else:
+                pipe.execute_command("EVAL", script.text, len(keys), *keys, *args)
             if node is None:
                 pipe.execute_command("WAIT", 1, self.wait_ms)
             else:  # the node that owns the key: one connection to it carries both
                 pipe.execute_command("WAIT", 1, self.wait_ms, target_nodes=node)
             reply, acked = await pipe.execute(raise_on_error=False)
-            if isinstance(reply, NoScriptError):
-                await client.script_load(script.text)
+            if isinstance(reply, NoScriptError):  # Redis restarted since: send it in full
+                self._cached.discard(cached)
                 continue
             if isinstance(reply, BaseException):
                 raise reply
+            self._cached.add(cached)
             self._acknowledged(node, acked)
             return reply
         raise NoScriptError(f"script {script.sha} could not be loaded")

@@ -51,15 +51,18 @@ class Games(Moving):
     ) -> GameRecord:
         """Store a new game at version 1 and index it under each player.
 
-        Raises `AlreadyExists` if the channel already has a live game.
+        Raises `AlreadyExists` if the channel already has a live game: the script checks
+        and writes in one step, so a table is never replaced, whatever the caller read
+        before. When the master has a replica, returns once one has the table too.
         """
         _check_size(data)
         now = self._clock()
         ids = user_ids(players)
         game_id = check_part("game_id", game_id or uuid.uuid4().hex)
         client = await self._client()
-        reply = await _CREATE(
+        reply = await self._replicas.write(
             client,
+            _CREATE,
             [channel.game_key],
             [game_id, data, repr(now), str(creator), json.dumps(ids), language, uuid.uuid4().hex],
         )

@@ -1,0 +1,87 @@
+"""What a store waits for after it writes: one WAIT for a replica per write, the first save
+of a store (a script Redis has not cached yet) included, and a new table is on the replica
+before `/fc new` is answered, so a failover right after cannot make it vanish."""
+
+from __future__ import annotations
+
+import redis
+
+from bot.store import Channel, Store
+from tests.conftest import Pair
+from tests.redis_cluster import LocalCluster
+
+CHAN = Channel.of("discord", 42)
+
+
+def waits(port: int) -> int:
+    """How many WAIT commands the server on `port` has run."""
+    with redis.Redis(port=port, decode_responses=True) as client:
+        stats = client.info("commandstats")
+    return int(stats.get("cmdstat_wait", {}).get("calls", 0))
+
+
+def version_on(port: int, *, cluster: bool = False) -> str | None:
+    """The table's version as the server on `port` (a replica) holds it."""
+    with redis.Redis(port=port, decode_responses=True) as client:
+        if cluster:
+            client.execute_command("READONLY")  # a cluster replica answers for its master's keys
+        value = client.hget(CHAN.game_key, "version")
+    return None if value is None else str(value)
+
+
+def restarted_scripts(port: int) -> None:
+    """The master forgets its cached scripts, as a restarted Redis has."""
+    with redis.Redis(port=port, decode_responses=True) as client:
+        assert client.script_flush()
+
+
+async def test_the_first_save_after_a_start_waits_for_the_replica_once(
+    replicated: Pair,
+) -> None:
+    master, replica = replicated
+    restarted_scripts(master.port)
+    store = Store.from_url(master.url, replica_wait=5.0)
+    try:
+        await store.create(CHAN, "{}", creator=1, players=[1], language="en")
+        before = waits(master.port)
+        assert await store.save(CHAN, "{1}", 1) == 2
+        assert waits(master.port) == before + 1
+        assert version_on(replica.port) == "2"
+        assert await store.save(CHAN, "{2}", 2) == 3  # and every save after it, once
+        assert waits(master.port) == before + 2
+    finally:
+        await store.close()
+
+
+async def test_a_new_table_is_on_the_replica_when_create_returns(replicated: Pair) -> None:
+    master, replica = replicated
+    store = Store.from_url(master.url, replica_wait=5.0)
+    try:
+        before = waits(master.port)
+        await store.create(CHAN, "{}", creator=1, players=[1], language="en")
+        assert waits(master.port) == before + 1
+        assert version_on(replica.port) == "1"
+    finally:
+        await store.close()
+
+
+async def test_on_a_cluster_a_new_table_and_its_first_save_wait_once_each(
+    cluster: LocalCluster,
+) -> None:
+    for server in cluster.running():
+        with redis.Redis(port=server.port, decode_responses=True) as client:
+            if client.info("replication")["role"] == "master":
+                assert client.script_flush()
+    store = Store.from_url(cluster.url, replica_wait=5.0)
+    try:
+        master = cluster.master_of(CHAN.game_key)
+        replica = cluster.replica_of(master)
+        before = waits(master.port)
+        await store.create(CHAN, "{}", creator=1, players=[1], language="en")
+        assert waits(master.port) == before + 1
+        assert version_on(replica.port, cluster=True) == "1"
+        assert await store.save(CHAN, "{1}", 1) == 2
+        assert waits(master.port) == before + 2
+        assert version_on(replica.port, cluster=True) == "2"
+    finally:
+        await store.close()
