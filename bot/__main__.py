@@ -125,6 +125,14 @@ def parser() -> argparse.ArgumentParser:
     load.add_argument(
         "--kill", action="store_true", help="SIGKILL one process halfway and count what it lost"
     )
+    load.add_argument(
+        "--failovers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="on a local Redis Cluster, kill and restore a master N times in a row during "
+        "play (instead of --seconds), and count what players would have seen go wrong",
+    )
     ratings = sub.add_parser(
         "ratings",
         help="ratings, leaderboards and histories",
@@ -156,9 +164,16 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-        figures = asyncio.run(
-            measure(args.processes, args.tables, args.rate, args.seconds, args.kill)
-        )
+        if args.failovers > 0:
+            from .load.failovers import measure_failovers
+
+            figures = asyncio.run(
+                measure_failovers(args.processes, args.tables, args.rate, args.failovers)
+            )
+        else:
+            figures = asyncio.run(
+                measure(args.processes, args.tables, args.rate, args.seconds, args.kill)
+            )
         print(json.dumps(figures))
         return 0
     if args.command == "load-worker":

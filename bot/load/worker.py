@@ -19,7 +19,7 @@ from aiohttp import web
 from ..actor import Actor
 from ..config import Settings
 from ..service import GameService
-from ..store import Channel, Connector, Deadline, Store
+from ..store import COPIED, Channel, Connector, Deadline, Store, StoreUnavailable
 from ..table import Table
 from .moves import PLATFORM, choose, open_table
 
@@ -58,26 +58,40 @@ class Worker:
         return web.json_response({"ok": True})
 
     async def step(self, request: web.Request) -> web.Response:
-        """One simulated decision on a table: its stored version after it, or `over`."""
+        """One simulated decision on a table: its stored version after it, or `over`; with
+        `--failovers`, also what a failover may have cost (see `answer`)."""
         name = (await request.json())["channel"]
+        try:
+            return web.json_response(await self.answer(name))
+        except StoreUnavailable:
+            return web.json_response({"ok": False, "unavailable": True})
+
+    async def answer(self, name: str) -> dict[str, Any]:
+        """The step's figures: `missing` if the table was read as absent though it never
+        ended, `said` the refusal if the move was refused, `copied` whether a replica
+        acknowledged the saved move (`COPIED`)."""
         channel = Channel.of(PLATFORM, name)
-        record = await self.service.store.load(channel)
+        store = self.service.store
+        record = await store.load(channel)
         if record is None:
-            return web.json_response({"over": True})
+            return {"over": True, "missing": await store.last_archived(channel) is None}
         table = Table.model_validate_json(record.data)
         seat, text = table.module.visit(choose, table, self.rng)
         user = table.user_of(seat).user_id
         actor = Actor(PLATFORM, name, user, user.upper(), private=True)
+        COPIED.set(None)
         reply = await self.service.command(actor, f"play {text}")
-        after = await self.service.store.load(channel)
-        return web.json_response(
-            {
-                "ok": reply.ok,
-                "images": sum(1 for m in [*reply.public, *reply.private] if m.image),
-                "version": None if after is None else after.version,
-                "over": after is None,
-            }
-        )
+        copied = COPIED.get()
+        after = await store.load(channel)
+        return {
+            "ok": reply.ok,
+            "said": "" if reply.ok else " ".join(m.text for m in reply.private),
+            "copied": copied,
+            "before": record.version,
+            "images": sum(1 for m in [*reply.public, *reply.private] if m.image),
+            "version": None if after is None else after.version,
+            "over": after is None,
+        }
 
     async def stats(self, request: web.Request) -> web.Response:
         return web.json_response({"cpu_s": time.process_time()})

@@ -14,7 +14,7 @@ Nothing is cached in process memory: every call reads or writes Redis.
 """
 
 from .chats import Chats
-from .connecting import MAX_CONNECTIONS, Connector, Policy
+from .connecting import COPIED, MAX_CONNECTIONS, Connector, Policy
 from .deadlines import CLAIM_LEASE, Deadlines
 from .errors import AlreadyExists, Conflict, NotFound, StoreError, StoreUnavailable
 from .forgetting import Forgetting
@@ -32,6 +32,7 @@ __all__ = [
     "BUCKETS",
     "CLAIMS_KEY",
     "CLAIM_LEASE",
+    "COPIED",
     "DEADLINES_KEY",
     "MAX_CONNECTIONS",
     "MAX_DATA_BYTES",

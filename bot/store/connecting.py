@@ -13,6 +13,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -32,6 +33,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 __all__ = [
+    "COPIED",
     "MAX_CONNECTIONS",
     "REDIS_ERRORS",
     "UNAVAILABLE",
@@ -64,6 +66,11 @@ UNAVAILABLE: tuple[type[BaseException], ...] = (
 REDIS_ERRORS: tuple[type[BaseException], ...] = (*UNAVAILABLE, RedisError)
 
 log = logging.getLogger(__name__)
+
+# Whether the last write of the running task (a new table, a saved move) reached a replica:
+# True once one acknowledged it, False if the wait timed out, None if none was waited for (no
+# replica, or waits paused on that master). Read by `python -m bot load --failovers`.
+COPIED: ContextVar[bool | None] = ContextVar("fc_store_copied", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +232,7 @@ class Replicas:
         if isinstance(client, RedisCluster):
             await client.initialize()  # a no-op unless the topology must be read again
             node = client.get_node_from_key(keys[0])
+        COPIED.set(None)
         if not await self._present(client, node):
             return await script(client, keys, args)
         cached = ("" if node is None else node.name, script.sha)
@@ -253,7 +261,9 @@ class Replicas:
 
     def _acknowledged(self, node: ClusterNode | None, acked: object) -> None:
         """Never fails the move: it is stored on the master, only its copy is late."""
-        if isinstance(acked, int) and acked >= 1:
+        copied = isinstance(acked, int) and acked >= 1
+        COPIED.set(copied)
+        if copied:
             return
         name = "" if node is None else node.name
         log.warning(
