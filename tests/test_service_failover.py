@@ -124,13 +124,14 @@ async def down_for_everyone(service: GameService, mover: str, play: str, button:
 
 async def answers_again(service: GameService, user: str, timeout: float = 30.0) -> Reply:
     """The first normal answer to `status` once the cluster has failed over. While redis-py
-    learns the new topology a read may still be refused; what counts is that the table
-    comes back whole (checked by the caller)."""
+    learns the new topology a read may still be refused, but only with "try again": a table
+    that exists is never said to be missing."""
     deadline = time.monotonic() + timeout
     while True:
         reply = await service.command(who(user), "status")
         if reply.ok:
             return reply
+        assert unavailable(reply), reply.private
         assert time.monotonic() < deadline, f"the service did not come back: {reply.private}"
         await asyncio.sleep(0.2)
 

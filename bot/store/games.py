@@ -15,6 +15,7 @@ from .errors import AlreadyExists, Conflict, NotFound
 from .keys import GAME_PATTERN, Channel, GameRecord, check_part, user_ids
 from .moving import Moving
 from .scripts import ARCHIVE, CREATE, SAVE
+from .settled import confirm_absent
 from .users import reindex
 
 __all__ = ["MAX_DATA_BYTES", "Games"]
@@ -74,7 +75,9 @@ class Games(Moving):
     @guarded
     async def load(self, channel: Channel) -> GameRecord | None:
         """The channel's live game. A table moved to another channel (`move_channel`) is
-        read there, its move finished first if it was under way."""
+        read there, its move finished first if it was under way. On a cluster, None only
+        once the cluster agrees who holds the table (`settled`): `StoreUnavailable` while
+        it is changing."""
         client = await self._client()
         fields = cast(dict[str, str], await client.hgetall(channel.game_key))
         if fields and "moving" in fields:
@@ -82,7 +85,10 @@ class Games(Moving):
         if fields:
             return GameRecord._from_hash(channel, fields)
         moved = await client.get(channel.moved_key)
-        return None if moved is None else await self._read(Channel.parse(str(moved)))
+        if moved is None:
+            await confirm_absent(client, channel.game_key)  # else "try again", not "no table"
+            return None
+        return await self._read(Channel.parse(str(moved)))
 
     @guarded
     async def save(
