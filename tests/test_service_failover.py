@@ -106,14 +106,15 @@ def wait_cluster_down(port: int, timeout: float = 30.0) -> None:
 
 
 async def down_for_everyone(service: GameService, mover: str, play: str, button: str) -> None:
-    """While the table's master is down: a move, typed or pressed, and every look at the
-    table are refused with the words users see, in their language, and quickly; what needs
-    no table still answers; the deadline poller waits without raising."""
+    """While the table's master is down: a move, typed or pressed, every look at the table
+    and a new table in its place are refused with the words users see, in their language,
+    and quickly; what needs no table still answers; the deadline poller waits without
+    raising."""
     started = time.monotonic()
     assert unavailable(await service.command(who(mover), play))
     assert unavailable(await service.command(who(mover, locale="fr"), play), "fr")
     assert unavailable(await service.press(who(mover), button))
-    for reading in ("status", "board", "hand"):
+    for reading in ("status", "board", "hand", "new"):
         assert unavailable(await service.command(who(mover), reading)), reading
     rules = await service.command(who(mover), "rules")
     assert rules.ok and rules.private[0].text
@@ -182,6 +183,8 @@ async def test_a_failover_mid_game_says_try_again_then_the_game_goes_on(
             assert promoted.execute_command("CLUSTER FAILOVER", "TAKEOVER")
         status = await answers_again(service, mover)
         assert "to play" in status.private[0].text
+        opened = await service.command(who("bob"), "new")  # never over the table under way
+        assert not opened.ok and "already open" in opened.private[0].text
         assert own_cluster.master_of(CHAN.game_key).port == replica.port
 
         after, kept = await stored(store)  # every move acknowledged before, nothing since
