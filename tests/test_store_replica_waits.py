@@ -4,8 +4,11 @@ before `/fc new` is answered, so a failover right after cannot make it vanish.""
 
 from __future__ import annotations
 
+import time
+
 import redis
 
+from bot.redis_server import RedisServer
 from bot.store import Channel, Store
 from tests.conftest import Pair
 from tests.redis_cluster import LocalCluster
@@ -83,5 +86,45 @@ async def test_on_a_cluster_a_new_table_and_its_first_save_wait_once_each(
         assert await store.save(CHAN, "{1}", 1) == 2
         assert waits(master.port) == before + 2
         assert version_on(replica.port, cluster=True) == "2"
+    finally:
+        await store.close()
+
+
+def role(port: int) -> str:
+    with redis.Redis(port=port, decode_responses=True) as client:
+        return str(client.info("replication")["role"])
+
+
+def hand_over(replica: RedisServer, master: RedisServer, timeout: float = 60.0) -> None:
+    """The replica takes over (`CLUSTER FAILOVER TAKEOVER`), until both have swapped."""
+    with redis.Redis(port=replica.port, decode_responses=True) as client:
+        assert client.execute_command("CLUSTER FAILOVER", "TAKEOVER")
+    deadline = time.monotonic() + timeout
+    while not (role(replica.port) == "master" and role(master.port) == "slave"):
+        assert time.monotonic() < deadline, (role(replica.port), role(master.port))
+        time.sleep(0.05)
+    with redis.Redis(port=replica.port, decode_responses=True) as client:
+        while int(client.info("replication").get("connected_slaves", 0)) < 1:
+            assert time.monotonic() < deadline, "the old master did not follow"
+            time.sleep(0.05)
+
+
+async def test_a_master_that_was_a_replica_for_a_while_is_waited_on_again(
+    own_cluster: LocalCluster,
+) -> None:
+    """A WAIT refused because its node had just become a replica says nothing about that
+    node's replicas: once it is a master again, the next write waits there as before."""
+    store = Store.from_url(own_cluster.url, replica_wait=5.0)
+    try:
+        await store.create(CHAN, "{}", creator=1, players=[1], language="en")
+        master = own_cluster.master_of(CHAN.game_key)
+        replica = own_cluster.replica_of(master)
+        hand_over(replica, master)
+        assert await store.save(CHAN, "{1}", 1) == 2  # its WAIT went to the old master
+        hand_over(master, replica)
+        before = waits(master.port)
+        assert await store.save(CHAN, "{2}", 2) == 3
+        assert waits(master.port) == before + 1
+        assert version_on(replica.port, cluster=True) == "3"
     finally:
         await store.close()

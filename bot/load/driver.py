@@ -8,7 +8,6 @@ hide its queue. Tables that end are replaced by new ones, so N stay in flight.
 from __future__ import annotations
 
 import asyncio
-import collections
 import os
 import random
 import signal
@@ -24,7 +23,7 @@ from ..games import MODULES
 from ..redis_server import free_port, temporary_redis_server
 from ..store import CLAIM_LEASE, Channel, Store
 from .moves import PLATFORM
-from .worker import FIRED_KEY
+from .worker import fired_counts
 
 # Seconds: short enough that the tables a move skips for a while are reminded during a run
 # (tables are picked at random, so some wait several times the mean), so deadlines fire,
@@ -240,7 +239,7 @@ async def measure(
                     for w in workers
                 )
                 missed = await drain(store, run)
-                fired = collections.Counter(await store.client.lrange(FIRED_KEY, 0, -1))
+                fired = await fired_counts(store)
                 figures = report(run, rate, seconds, elapsed, cpu)
                 figures |= {
                     "redis_bytes_per_table": await table_bytes(store, run),

@@ -1,20 +1,19 @@
 """`python -m bot load --failovers N`: play on a local Redis Cluster while its masters are
 killed and restored N times in a row, and count what players would have seen go wrong.
 
-Each cycle kills one master (SIGKILL, the three in turn), waits until its replica serves its
+Each cycle waits until as many moves as a quarter of the tables were acknowledged since the
+last one, kills one master (SIGKILL, the three in turn), waits until its replica serves its
 slots, starts the dead node again (empty: it must rejoin as a replica and copy its new
 master) and waits until every master has a replica in sync. Moves are offered all along.
-The counts: tables that exist but were read as absent (`no_table`), acknowledged moves a
-later read no longer found, split by whether a replica had acknowledged them
-(`moves_lost_copied`, which must be 0) or the wait for it had timed out or been paused
-(`moves_lost_uncopied`, what docs/operations.md says a failover may lose), and deadlines
-missed or fired twice.
+The counts: existing tables read as absent (`no_table_answers`, `tables_read_absent`),
+acknowledged moves a later read no longer found, split by whether a replica had
+acknowledged them (`moves_lost_copied`, which must be 0) or not (`moves_lost_uncopied`: the
+wait timed out or was paused, see docs/operations.md), and deadlines missed or fired twice.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import os
 import signal
 import time
@@ -27,7 +26,7 @@ from ..store import CLAIM_LEASE, Channel, Store
 from .cluster import LocalCluster
 from .driver import Run, Worker, start_worker
 from .moves import PLATFORM
-from .worker import FIRED_KEY
+from .worker import fired_counts
 
 # The cluster's node timeout: a dead master is replaced after about this long.
 NODE_TIMEOUT_MS = 2000
@@ -109,6 +108,18 @@ def fail_over(cluster: LocalCluster, cycle: int, timeout: float = 120.0) -> floa
     return outage
 
 
+async def played(run: FailoverRun, moves: int, timeout: float = 60.0) -> bool:
+    """Until `moves` more moves are acknowledged (play goes on between failovers); False if
+    they were not within `timeout` seconds."""
+    target = len(run.latencies) + moves
+    deadline = time.monotonic() + timeout
+    while len(run.latencies) < target:
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
+
+
 async def offer_while(run: FailoverRun, rate: float, going: asyncio.Event) -> None:
     """Offer `rate` moves a second until `going` is cleared, then wait for the answers."""
     tasks: set[asyncio.Task[None]] = set()
@@ -145,7 +156,7 @@ async def deadlines(store: Store) -> tuple[int, int]:
     cutoff = time.time()
     await asyncio.sleep(CLAIM_LEASE + 5)
     missed = len(await store.due(cutoff, limit=1000))
-    fired = collections.Counter(await store.client.lrange(FIRED_KEY, 0, -1))
+    fired = await fired_counts(store)
     return missed, sum(1 for n in fired.values() if n > 1)
 
 
@@ -166,7 +177,10 @@ async def measure_failovers(
             going = asyncio.Event()
             going.set()
             offering = asyncio.create_task(offer_while(run, rate, going))
-            outages = [await asyncio.to_thread(fail_over, cluster, n) for n in range(failovers)]
+            outages, stalled = [], 0
+            for cycle in range(failovers):
+                stalled += not await played(run, max(1, tables // 4))
+                outages.append(await asyncio.to_thread(fail_over, cluster, cycle))
             going.clear()
             await offering
             await final_losses(store, run)
@@ -185,10 +199,11 @@ async def measure_failovers(
             "moves_lost_copied": run.lost_copied,
             "moves_lost_uncopied": run.lost_uncopied,
             "moves_uncopied": run.uncopied,
-            "deadlines_fired": len(await store.client.lrange(FIRED_KEY, 0, -1)),
+            "deadlines_fired": sum((await fired_counts(store)).values()),
             "deadlines_missed": missed,
             "deadlines_twice": twice,
             "errors": run.errors,
+            "cycles_without_play": stalled,
             "games_finished": len(run.ended),
         }
     finally:

@@ -9,6 +9,7 @@ Redis (`load:fired`), so the driver can count a deadline fired twice or never.
 from __future__ import annotations
 
 import asyncio
+import collections
 import random
 import time
 from datetime import timedelta
@@ -20,10 +21,11 @@ from ..actor import Actor
 from ..config import Settings
 from ..service import GameService
 from ..store import COPIED, Channel, Connector, Deadline, Store, StoreUnavailable
+from ..store.connecting import REDIS_ERRORS
 from ..table import Table
 from .moves import PLATFORM, choose, open_table
 
-FIRED_KEY = "load:fired"  # completed deadlines: "member@due", one per completion
+FIRED_KEY = "load:fired"  # completed deadlines: "member@due#lease token", one per completion
 
 
 class LoggingStore(Store):
@@ -40,11 +42,29 @@ class LoggingStore(Store):
         return claimed
 
     async def done(self, claimed: Deadline) -> bool:
-        removed = await super().done(claimed)  # False if its work set it anew
+        """Logs the completion first: its work is done, whether or not the store can mark
+        it (if not, it fires again once its lease runs out, and is counted twice)."""
         due = self.first_due.pop(claimed.token, claimed.due)
-        client = await self._client()
-        await client.rpush(FIRED_KEY, f"{claimed.member}@{due!r}")
-        return removed
+        await self._log_fired(f"{claimed.member}@{due!r}#{claimed.token}")
+        return await super().done(claimed)  # False if its work set it anew
+
+    async def _log_fired(self, entry: str) -> None:
+        """Kept through an outage (a failover run): a completion missing from the log could
+        hide a deadline fired twice. A set, so a resent SADD counts once."""
+        for _ in range(1200):
+            try:
+                client = await self._client()
+                await client.sadd(FIRED_KEY, entry)
+                return
+            except REDIS_ERRORS:
+                await asyncio.sleep(0.1)
+        raise RuntimeError(f"the fired deadline {entry} could not be logged")
+
+
+async def fired_counts(store: Store) -> collections.Counter[str]:
+    """How many times each deadline's work was done ("member@due" -> count)."""
+    entries = await store.client.smembers(FIRED_KEY)
+    return collections.Counter(str(entry).rsplit("#", 1)[0] for entry in entries)
 
 
 class Worker:

@@ -207,7 +207,9 @@ class Replicas:
         # (node, script SHA1) where the script ran: sent by its SHA1 there, else in full.
         self._cached: set[tuple[str, str]] = set()
 
-    async def _present(self, client: Client, node: ClusterNode | None) -> bool:
+    async def _present(self, client: Client, node: ClusterNode | None) -> bool | None:
+        """Whether the master has a replica to wait for; None if the node is no master (the
+        client's map of the cluster is behind a failover), which is not kept."""
         name = "" if node is None else node.name
         now = time.monotonic()
         known = self._known.get(name)
@@ -217,9 +219,26 @@ class Replicas:
             info = await client.info("replication")
         else:
             info = await client.info("replication", target_nodes=node)
-        present = info.get("role") == "master" and int(info.get("connected_slaves", 0)) > 0
+        if info.get("role") != "master":
+            return None
+        present = int(info.get("connected_slaves", 0)) > 0
         self._known[name] = (present, now)
         return present
+
+    async def _master(self, client: Client, key: str) -> tuple[ClusterNode | None, bool]:
+        """The node `key` is written on (None on one Redis) and whether to wait there. A
+        cluster node that is no longer a master makes the client read the topology again
+        first: else the write would be redirected to the new master, past its WAIT."""
+        if not isinstance(client, RedisCluster):
+            return None, bool(await self._present(client, None))
+        for attempt in range(2):
+            await client.initialize()  # a no-op unless the topology must be read again
+            node = client.get_node_from_key(key)
+            present = await self._present(client, node)
+            if present is not None or attempt:
+                return node, bool(present)
+            await client.aclose()  # the next call reads the topology again
+        raise AssertionError("unreachable")
 
     async def write(
         self, client: Client, script: Script, keys: Sequence[str], args: Sequence[Any]
@@ -228,12 +247,9 @@ class Replicas:
         master may not have cached yet (this store's first write there, a new master) goes
         in full (EVAL caches it), so a write never waits twice: a NOSCRIPT answer would
         have come with a WAIT of its own, spent for nothing before the write is sent again."""
-        node = None
-        if isinstance(client, RedisCluster):
-            await client.initialize()  # a no-op unless the topology must be read again
-            node = client.get_node_from_key(keys[0])
         COPIED.set(None)
-        if not await self._present(client, node):
+        node, present = await self._master(client, keys[0])
+        if not present:
             return await script(client, keys, args)
         cached = ("" if node is None else node.name, script.sha)
         for _ in range(2):
@@ -254,6 +270,11 @@ class Replicas:
                 continue
             if isinstance(reply, BaseException):
                 raise reply
+            if isinstance(client, RedisCluster) and client.get_node_from_key(keys[0]) != node:
+                # Redirected (MOVED) to a new master, past the WAIT: stored, not copied.
+                COPIED.set(False)
+                self._known.pop(cached[0], None)
+                return reply
             self._cached.add(cached)
             self._acknowledged(node, acked)
             return reply
@@ -266,6 +287,12 @@ class Replicas:
         if copied:
             return
         name = "" if node is None else node.name
+        if isinstance(acked, BaseException):
+            # Refused, not late: the node stopped being a master (a failover moved the write
+            # elsewhere). That tells nothing of its replicas: asked again at its next write.
+            log.warning("the wait for a replica of %s failed (%s)", name or "Redis", acked)
+            self._known.pop(name, None)
+            return
         log.warning(
             "no replica of %s acknowledged a saved move within %d ms (%r): moves on it are "
             "not waited for until the next check",
