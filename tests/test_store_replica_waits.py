@@ -128,3 +128,27 @@ async def test_a_master_that_was_a_replica_for_a_while_is_waited_on_again(
         assert version_on(replica.port, cluster=True) == "3"
     finally:
         await store.close()
+
+
+async def test_a_deadline_claimed_renewed_and_done_is_on_the_replica_each_time(
+    replicated: Pair,
+) -> None:
+    """A claim, its renewal and its end are each waited for: one lost in a failover would let
+    another process claim the deadline again and do its work twice."""
+    master, _ = replicated
+    store = Store.from_url(master.url, replica_wait=5.0)
+    try:
+        await store.create(CHAN, "{}", creator=1, players=[1], language="en")
+        assert await store.save(CHAN, "{1}", 1, deadlines={"remind": 100.0}) == 2
+        [due] = await store.due(now=1000.0)
+        before = waits(master.port)
+        claimed = await store.lease(due, 2000.0)
+        assert claimed is not None
+        assert waits(master.port) == before + 1
+        renewed = await store.renew(claimed, 3000.0)
+        assert renewed is not None
+        assert waits(master.port) == before + 2
+        assert await store.done(renewed) is True
+        assert waits(master.port) == before + 3
+    finally:
+        await store.close()

@@ -237,7 +237,7 @@ class Replicas:
             present = await self._present(client, node)
             if present is not None or attempt:
                 return node, bool(present)
-            await client.aclose()  # the next call reads the topology again
+            await client.nodes_manager.initialize()  # its connections stay open
         raise AssertionError("unreachable")
 
     async def write(

@@ -3,7 +3,8 @@ games they belong to (see `keys`), and claimed as leases so that one process fir
 
 A claim moves the deadline to the end of its lease: if the claimer dies before its work is
 `done`, the deadline comes due again then. The lease's length is the caller's; long work
-`renew`s its lease while it runs.
+`renew`s its lease while it runs. A claim, a renewal and an end each wait for a replica, as a
+saved move does: one lost in a failover would hand the deadline to a second process.
 """
 
 from __future__ import annotations
@@ -78,8 +79,9 @@ class Deadlines(StoreBase):
         caller."""
         claimed = Deadline(deadline.channel, deadline.kind, float(until), uuid.uuid4().hex)
         client = await self._client()
-        won = await _CLAIM(
+        won = await self._replicas.write(
             client,
+            _CLAIM,
             _keys(deadline.channel),
             [deadline.member, repr(deadline.due), repr(claimed.due), claimed.token],
         )
@@ -91,8 +93,9 @@ class Deadlines(StoreBase):
         its lease). Returns the renewed claim, or None if the lease was lost: it ran out
         and another process took the deadline, or the deadline was set anew."""
         client = await self._client()
-        kept = await _RENEW(
+        kept = await self._replicas.write(
             client,
+            _RENEW,
             _keys(claimed.channel),
             [claimed.member, repr(claimed.due), repr(float(until)), claimed.token],
         )
@@ -104,8 +107,9 @@ class Deadlines(StoreBase):
     async def done(self, claimed: Deadline) -> bool:
         """The work of a claimed deadline is done: drop it, unless it was set anew since."""
         client = await self._client()
-        removed = await _DONE(
+        removed = await self._replicas.write(
             client,
+            _DONE,
             _keys(claimed.channel),
             [claimed.member, repr(claimed.due), claimed.token],
         )
