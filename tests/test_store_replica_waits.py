@@ -4,13 +4,16 @@ before `/fc new` is answered, so a failover right after cannot make it vanish.""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
+import pytest
 import redis
 
 from bot.redis_server import RedisServer
 from bot.store import Channel, Store
-from tests.conftest import Pair
+from bot.store.connecting import Replicas
+from tests.conftest import Pair, RedisServerFactory
 from tests.redis_cluster import LocalCluster
 
 CHAN = Channel.of("discord", 42)
@@ -150,5 +153,36 @@ async def test_a_deadline_claimed_renewed_and_done_is_on_the_replica_each_time(
         assert waits(master.port) == before + 2
         assert await store.done(renewed) is True
         assert waits(master.port) == before + 3
+    finally:
+        await store.close()
+
+
+async def test_a_master_without_a_replica_is_waited_on_soon_after_one_joins(
+    redis_server_factory: RedisServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A master found without a replica (a new master, just promoted, whose old one is still
+    coming back) is asked again within a second or so, not after `REFRESH`: the moves of
+    the next half minute are waited for once its replica is there."""
+    monkeypatch.setattr(Replicas, "REFRESH", 60.0)
+    master = redis_server_factory(tcp=True, extra_args=("--repl-diskless-sync-delay", "0"))
+    master.start()
+    store = Store.from_url(master.url, replica_wait=5.0)
+    try:
+        await store.create(CHAN, "{}", creator=1, players=[1], language="en")
+        assert await store.save(CHAN, "{1}", 1) == 2
+        assert waits(master.port) == 0  # no replica: nothing to wait for
+        replica = redis_server_factory(
+            tcp=True, extra_args=("--replicaof", "127.0.0.1", str(master.port))
+        )
+        replica.start()
+        with redis.Redis(port=master.port, decode_responses=True) as client:
+            while client.info("replication").get("slave0", {}).get("state") != "online":
+                time.sleep(0.05)
+        version, deadline = 2, time.monotonic() + 20  # a third of REFRESH
+        while waits(master.port) == 0:
+            assert time.monotonic() < deadline, "the new replica was never waited for"
+            version = await store.save(CHAN, "{}", version)
+            await asyncio.sleep(0.1)
+        assert version_on(replica.port) == str(version)
     finally:
         await store.close()

@@ -195,11 +195,13 @@ class Replicas:
     """Waits, after a write players are told of (a new table, a saved move), until one
     replica has it (`WAIT 1 <ms>` on the connection that wrote it), when the master has a
     replica: the write then survives the master's death. Whether a master has replicas is
-    asked (`INFO replication`) at most every `REFRESH` seconds; a WAIT that times out is
-    logged and stops the waits on that master until the next check, so a dead replica does
-    not slow every move (docs/operations.md says what a failover may then lose)."""
+    asked (`INFO replication`) at most every `REFRESH` seconds (`RECHECK` while it has none);
+    a WAIT that times out is logged and stops the waits on that master until the next check,
+    so a dead replica does not slow every move (docs/operations.md says what a failover may
+    then lose)."""
 
     REFRESH = 30.0
+    RECHECK = 1.0
 
     def __init__(self, wait: float) -> None:
         self.wait_ms = max(1, int(wait * 1000))
@@ -222,7 +224,10 @@ class Replicas:
         if info.get("role") != "master":
             return None
         present = int(info.get("connected_slaves", 0)) > 0
-        self._known[name] = (present, now)
+        # A master without a replica is asked again after `RECHECK`, not `REFRESH`: a master
+        # just promoted gets its replica back seconds later, and its moves are then waited
+        # for (the entry is dated back so that it lasts `RECHECK`).
+        self._known[name] = (present, now if present else now - self.REFRESH + self.RECHECK)
         return present
 
     async def _master(self, client: Client, key: str) -> tuple[ClusterNode | None, bool]:
