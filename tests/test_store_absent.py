@@ -3,12 +3,16 @@ node which answered holds the table's slot; otherwise the store says "try again"
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ClusterError
 
-from bot.store import Channel, Store
+from bot.store import Channel, Store, StoreUnavailable
 from bot.store.settled import confirm_absent
+from tests.procs import wait_gone
 from tests.redis_cluster import LocalCluster
 
 CHAN = Channel.of("discord", 42)
@@ -45,3 +49,27 @@ async def test_absence_told_by_a_node_the_cluster_does_not_name_is_not_believed(
             await confirm_absent(client, CHAN.game_key)
     finally:
         await store.close()
+
+
+async def test_a_dead_master_is_no_witness_for_a_table_absent_elsewhere() -> None:
+    """While one master is dead (and, with a long node timeout, not yet marked failed), a
+    channel without a table on a live master still reads as having none: the dead master
+    is passed over for another witness."""
+    cluster = LocalCluster(node_timeout_ms=120_000)
+    cluster.start()
+    store = Store.from_url(cluster.url, timeout=1.0, retries=1)
+    try:
+        assert await store.load(CHAN) is None
+        ours = cluster.master_of(CHAN.game_key)
+        first, second = (s for s in cluster.masters() if s.port != ours.port)
+        for dead in (first, second):
+            assert dead.pid is not None
+            os.kill(dead.pid, signal.SIGKILL)
+            assert wait_gone(dead.pid)
+            if dead is first:  # the other one confirms
+                assert await store.load(CHAN) is None
+        with pytest.raises(StoreUnavailable):  # no live master left to confirm it
+            await store.load(CHAN)
+    finally:
+        await store.close()
+        cluster.stop()
