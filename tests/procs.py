@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["ROOT", "bot_environment", "gone", "python_bot", "servers_under", "wait_gone"]
+__all__ = ["ROOT", "bot_environment", "gone", "ours", "python_bot", "servers_under", "wait_gone"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,3 +88,16 @@ def python_bot(data_dir: Path, args: tuple[str, ...] = (), **extra: str) -> subp
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def ours(command: str) -> list[int]:
+    """Processes running `command` from this checkout (the machine may run others' too)."""
+    found = subprocess.run(["pgrep", "-f", command], capture_output=True, text=True)
+    pids = []
+    for pid in (int(p) for p in found.stdout.split()):
+        try:
+            if Path(f"/proc/{pid}/cwd").resolve() == ROOT:
+                pids.append(pid)
+        except OSError:
+            continue  # gone meanwhile
+    return pids

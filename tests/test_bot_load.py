@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from tests.procs import ROOT, bot_environment
+from tests.procs import ROOT, bot_environment, ours
 
 SMALL = ["--rate", "12", "--seconds", "4", "--kill"]
 
@@ -31,8 +31,7 @@ def test_a_small_load_with_a_killed_process_loses_nothing() -> None:
     assert figures["cpu_ms_per_move"] > 0
     assert 500 < figures["redis_bytes_per_table"] < 16_000  # a few KB a table
     assert figures["moves_lost"] == figures["deadlines_missed"] == figures["deadlines_twice"] == 0
-    left = subprocess.run(["pgrep", "-f", "bot load-worker"], capture_output=True, text=True)
-    assert left.stdout.strip() == "", "a worker outlived the load run"
+    assert ours("bot load-worker") == [], "a worker outlived the load run"
 
 
 def test_bad_figures_are_refused() -> None:

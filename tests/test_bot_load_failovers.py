@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-from tests.procs import ROOT, bot_environment
+from tests.procs import ROOT, bot_environment, ours
 
 SMALL = ["--processes", "1", "--tables", "12", "--rate", "6"]
 
@@ -32,16 +31,3 @@ def test_a_failover_under_play_answers_no_table_never_and_loses_no_copied_move()
     assert figures["moves_lost_copied"] == 0
     assert figures["deadlines_missed"] == figures["deadlines_twice"] == figures["errors"] == 0
     assert ours("bot load-worker") == [], "a worker outlived the load run"
-
-
-def ours(command: str) -> list[int]:
-    """Processes running `command` from this checkout (the machine may run others' too)."""
-    found = subprocess.run(["pgrep", "-f", command], capture_output=True, text=True)
-    pids = []
-    for pid in (int(p) for p in found.stdout.split()):
-        try:
-            if Path(f"/proc/{pid}/cwd").resolve() == ROOT:
-                pids.append(pid)
-        except OSError:
-            continue  # gone meanwhile
-    return pids
