@@ -1,0 +1,23 @@
+"""The teams of a finished game refused in words that name the trouble: partners without a
+score, partners with different scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.ratings import standings
+
+
+def test_partners_without_a_score_are_named() -> None:
+    with pytest.raises(ValueError) as refused:
+        standings({"n": 30, "e": 21}, [("n", "s"), ("e", "w")])
+    assert str(refused.value) == "no score for s"
+    with pytest.raises(ValueError) as refused:
+        standings({"e": 21}, [("n", "s")])
+    assert str(refused.value) == "no score for n, s"
+
+
+def test_partners_with_different_scores_are_named() -> None:
+    with pytest.raises(ValueError) as refused:
+        standings({"n": 30, "s": 29, "e": 1, "w": 1}, [("n", "s")])
+    assert str(refused.value) == "partners n, s have different scores"

@@ -1,0 +1,57 @@
+"""What the record commands answer in words: `/fc export` names its file after the game and
+says how to step through it, after the game's line from `/fc history`; without exactly one id
+it says how to ask, in the chat's language. Through the service against
+a real redis-server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.service import GameService
+from bot.store import Store
+from tests.conftest import fixed_seeds
+from tests.test_results import finish, member, only_result
+from tests.test_service import Clock, settings
+
+ASK_EXPORT = {
+    "en": "Write /fc export <id>, with an id from /fc history.",
+    "fr": "Écrivez /fc export <id>, avec un identifiant donné par /fc history.",
+}
+
+
+@pytest.fixture
+async def service(store: Store) -> AsyncIterator[GameService]:
+    made = GameService(store, settings(), clock=Clock(), seeds=fixed_seeds())
+    yield made
+    made.computer.close()
+
+
+async def test_an_export_is_named_after_the_game_and_says_how_to_step_through_it(
+    service: GameService, store: Store
+) -> None:
+    await finish(service, ["ann", "bob"])
+    result = await only_result(store)
+    history = (await service.command(member("cat"), "history")).public[0].text
+    [line] = [line for line in history.splitlines() if line.startswith(result.short)]
+    [message] = (await service.command(member("cat"), f"export {result.short}")).public
+    name = f"forbidden-city-{result.short}.json"
+    assert message.image_name == name
+    assert (
+        message.text
+        == f"{line}. Step through it with: python -m engine.forbidden_city replay {name}"
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("words", ["export", "export 1a2b3c4d 5e6f7a8b"])
+async def test_an_export_without_one_id_says_how_to_ask(
+    service: GameService, store: Store, lang: str, words: str
+) -> None:
+    await finish(service, ["ann", "bob"])
+    if lang != "en":
+        assert (await service.command(member("ann"), f"lang {lang}")).ok
+    reply = await service.command(member("cat"), words)
+    assert not reply.ok and not reply.public
+    assert [m.text for m in reply.private] == [ASK_EXPORT[lang]]
