@@ -13,7 +13,7 @@ from bot.service import GameService
 from bot.store import Store
 from tests.conftest import fixed_seeds
 from tests.test_results import finish, member, only_result
-from tests.test_service import Clock, settings
+from tests.test_service import Clock, settings, who
 
 ASK_EXPORT = {
     "en": "Write /fc export <id>, with an id from /fc history.",
@@ -55,3 +55,20 @@ async def test_an_export_without_one_id_says_how_to_ask(
     reply = await service.command(member("cat"), words)
     assert not reply.ok and not reply.public
     assert [m.text for m in reply.private] == [ASK_EXPORT[lang]]
+
+
+async def test_each_history_says_whose_games_it_lists_and_how_to_watch_one(
+    service: GameService, store: Store
+) -> None:
+    await finish(service, ["ann", "bob"])
+    result = await only_result(store)
+    asked = {
+        "The last games here:": (member("cat"), "history"),
+        "Their last games:": (member("cat"), "history <@ann>"),
+        "Your last games:": (who("ann", "dm-ann", private=True), "history"),
+    }
+    for heading, (actor, words) in asked.items():
+        [message] = (await service.command(actor, words)).public
+        first, game, last = message.text.splitlines()
+        assert first == heading and game.startswith(f"{result.short} · ")
+        assert last == "Watch one with /fc replay <id>; download it with /fc export <id>."

@@ -1,11 +1,11 @@
-"""The teams of a finished game refused in words that name the trouble: partners without a
-score, partners with different scores."""
+"""The teams of a finished game refused in words that name the trouble (partners without a
+score, partners with different scores), and players of one rating listed in a stable order."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.ratings import standings
+from engine.ratings import Rating, leaderboard, standings
 
 
 def test_partners_without_a_score_are_named() -> None:
@@ -21,3 +21,9 @@ def test_partners_with_different_scores_are_named() -> None:
     with pytest.raises(ValueError) as refused:
         standings({"n": 30, "s": 29, "e": 1, "w": 1}, [("n", "s")])
     assert str(refused.value) == "partners n, s have different scores"
+
+
+def test_players_with_the_same_rating_are_listed_by_key() -> None:
+    same = Rating(27.0, 2.0)
+    table = {"cat": same, "ann": same, "bob": Rating(30.0, 1.0), "dan": same}
+    assert [key for key, _ in leaderboard(table)] == ["bob", "ann", "cat", "dan"]
