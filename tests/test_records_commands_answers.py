@@ -72,3 +72,19 @@ async def test_each_history_says_whose_games_it_lists_and_how_to_watch_one(
         first, game, last = message.text.splitlines()
         assert first == heading and game.startswith(f"{result.short} · ")
         assert last == "Watch one with /fc replay <id>; download it with /fc export <id>."
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "No finished game is kept yet."),
+        ("fr", "Aucune partie terminée n’est encore conservée."),
+    ],
+)
+async def test_a_history_without_games_says_so(
+    service: GameService, store: Store, lang: str, words: str
+) -> None:
+    if lang != "en":
+        assert (await service.command(member("ann"), f"lang {lang}")).ok
+    [message] = (await service.command(member("cat"), "history")).public
+    assert message.text == words
