@@ -1,0 +1,42 @@
+"""The leaderboard's layout as a chat shows it: each row's cells side by side without
+overlapping, inside the picture; the title on a band of its own above the rows; a board asked
+for with nothing more being everyone's board (names headed Player, nothing under the title)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from render import leaderboard as lb
+from render.leaderboard import Column, Row, cell_box, leaderboard_image, leaderboard_png
+from tests.pixels import decode, near, pixel
+from tests.test_render_leaderboard import TITLE, rows
+
+COLUMNS: tuple[Column, ...] = ("rank", "player", "rating", "games", "wins", "trend")
+
+
+def test_a_rows_cells_lie_side_by_side_inside_the_picture() -> None:
+    image = leaderboard_image(TITLE, rows(3))
+    for index in range(3):
+        boxes = [cell_box(index, column) for column in COLUMNS]
+        for (left, _, right, _), (other_left, _, other_right, _) in combinations(boxes, 2):
+            assert right <= other_left or other_right <= left  # no two cells overlap
+        assert all(0 <= box[0] < box[2] <= image.width for box in boxes)
+        assert all(box[3] <= image.height for box in boxes)
+
+
+def test_the_title_sits_on_a_band_of_its_own() -> None:
+    image = decode(leaderboard_png(TITLE, rows(1)))
+    band = pixel(image, image.width - 4, 4)
+    below = pixel(image, image.width - 4, image.height - 4)
+    assert near(band, lb.BAND, 4) and near(below, lb.BACKGROUND, 4)
+    assert not near(band, below, 4)
+
+
+def test_a_board_asked_for_plainly_is_everyones_without_a_subtitle() -> None:
+    found: list[Row] = rows(2)
+    plain = leaderboard_png(TITLE, found)
+    assert plain == leaderboard_png(TITLE, found, subtitle="", per_game=False)
+    assert plain != leaderboard_png(TITLE, found, per_game=True)
+    plain_image = leaderboard_image(TITLE, found)
+    assert plain_image.tobytes() == leaderboard_image(TITLE, found, subtitle="").tobytes()
+    assert plain_image.tobytes() != leaderboard_image(TITLE, found, per_game=True).tobytes()
