@@ -30,6 +30,10 @@ def test_the_title_sits_on_a_band_of_its_own() -> None:
     below = pixel(image, image.width - 4, image.height - 4)
     assert near(band, lb.BAND, 4) and near(below, lb.BACKGROUND, 4)
     assert not near(band, below, 4)
+    for x in (0, image.width - 1):  # the band spans the whole width, to the last pixel
+        assert near(pixel(image, x, 0), lb.BAND, 4)
+        assert near(pixel(image, x, lb.TITLE_H - 1), lb.BAND, 4)
+        assert near(pixel(image, x, lb.TITLE_H), lb.BACKGROUND, 4)  # and ends there
 
 
 def test_a_board_asked_for_plainly_is_everyones_without_a_subtitle() -> None:
