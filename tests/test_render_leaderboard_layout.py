@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from PIL import ImageChops
+
 from render import leaderboard as lb
 from render.leaderboard import Column, Row, cell_box, leaderboard_image, leaderboard_png
 from tests.pixels import decode, near, pixel
@@ -44,3 +46,26 @@ def test_a_board_asked_for_plainly_is_everyones_without_a_subtitle() -> None:
     plain_image = leaderboard_image(TITLE, found)
     assert plain_image.tobytes() == leaderboard_image(TITLE, found, subtitle="").tobytes()
     assert plain_image.tobytes() != leaderboard_image(TITLE, found, per_game=True).tobytes()
+
+
+def ink(title: str, subtitle: str, under: str = "") -> tuple[int, int, int, int] | None:
+    """Where the title band differs from one with no title and the subtitle `under`."""
+    band = (0, 0, lb.WIDTH, lb.TITLE_H)
+    drawn = leaderboard_image(title, rows(1), subtitle=subtitle).crop(band)
+    bare = leaderboard_image("", rows(1), subtitle=under).crop(band)
+    return ImageChops.difference(drawn, bare).getbbox()
+
+
+def test_a_long_title_is_cut_short_inside_the_margins() -> None:
+    found = ink("Forbidden City " * 20, "")
+    assert found is not None
+    left, _, right, _ = found
+    assert left >= lb.MARGIN and right <= lb.WIDTH - lb.MARGIN
+
+
+def test_the_title_stands_above_its_subtitle() -> None:
+    words = "Everyone who played here"
+    title = ink("Forbidden City", words, under=words)
+    subtitle = ink("", words)
+    assert title is not None and subtitle is not None
+    assert title[3] <= subtitle[1]  # the title's lowest ink above the subtitle's highest
