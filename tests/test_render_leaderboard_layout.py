@@ -69,3 +69,16 @@ def test_the_title_stands_above_its_subtitle() -> None:
     subtitle = ink("", words)
     assert title is not None and subtitle is not None
     assert title[3] <= subtitle[1]  # the title's lowest ink above the subtitle's highest
+
+
+def test_a_title_alone_stands_in_the_middle_of_its_band() -> None:
+    found = ink("Forbidden City", "")
+    assert found is not None
+    _, top, _, bottom = found
+    assert abs(top - (lb.TITLE_H - bottom)) <= 10
+
+
+def test_a_long_title_is_cut_within_a_letter_of_the_margin() -> None:
+    found = ink("Forbidden City " * 20, "")
+    assert found is not None
+    assert found[2] >= lb.WIDTH - lb.MARGIN - 20  # the band's width is used, not less
