@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ratings import Rating, leaderboard, standings
+from engine.ratings import Rating, Team, leaderboard, standings
 
 
 def test_partners_without_a_score_are_named() -> None:
@@ -27,3 +27,8 @@ def test_players_with_the_same_rating_are_listed_by_key() -> None:
     same = Rating(27.0, 2.0)
     table = {"cat": same, "ann": same, "bob": Rating(30.0, 1.0), "dan": same}
     assert [key for key, _ in leaderboard(table)] == ["bob", "ann", "cat", "dan"]
+
+
+def test_a_partnership_of_one_is_a_player_alone() -> None:
+    scores = {"a": 3.0, "b": 5.0}
+    assert standings(scores, [("a",)]) == [Team(("a",), 3.0), Team(("b",), 5.0)]
