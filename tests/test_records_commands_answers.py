@@ -88,3 +88,19 @@ async def test_a_history_without_games_says_so(
         assert (await service.command(member("ann"), f"lang {lang}")).ok
     [message] = (await service.command(member("cat"), "history")).public
     assert message.text == words
+
+
+async def test_a_replay_is_titled_with_the_games_line_and_drawn_in_the_chats_language(
+    service: GameService, store: Store
+) -> None:
+    await finish(service, ["ann", "bob"])
+    result = await only_result(store)
+    history = (await service.command(member("cat"), "history")).public[0].text
+    [line] = [line for line in history.splitlines() if line.startswith(result.short)]
+    [english] = (await service.command(member("cat"), f"replay {result.short}")).public
+    assert english.text == f"Replay of {line}"
+    assert (await service.command(member("ann"), "lang fr")).ok
+    [french] = (await service.command(member("cat"), f"replay {result.short}")).public
+    assert french.text.startswith(f"Rediffusion de {result.short} · ")
+    assert french.image is not None and english.image is not None
+    assert french.image != english.image  # the table's words, in French
