@@ -15,9 +15,20 @@ from tests.conftest import fixed_seeds
 from tests.test_results import finish, member, only_result
 from tests.test_service import Clock, settings, who
 
-ASK_EXPORT = {
-    "en": "Write /fc export <id>, with an id from /fc history.",
-    "fr": "Écrivez /fc export <id>, avec un identifiant donné par /fc history.",
+ASK = {
+    ("export", "en"): "Write /fc export <id>, with an id from /fc history.",
+    ("export", "fr"): "Écrivez /fc export <id>, avec un identifiant donné par /fc history.",
+    ("replay", "en"): "Write /fc replay <id>, with an id from /fc history.",
+    ("replay", "fr"): "Écrivez /fc replay <id>, avec un identifiant donné par /fc history.",
+}
+NOT_AN_ID = {
+    "en": "A game id is 8 letters and digits, as /fc history shows (e.g. 1a2b3c4d).",
+    "fr": "Un identifiant de partie compte 8 lettres et chiffres, comme les montre "
+    "/fc history (par ex. 1a2b3c4d).",
+}
+NO_SUCH_GAME = {
+    "en": "No finished game has the id 0badc0de.",
+    "fr": "Aucune partie terminée n’a l’identifiant 0badc0de.",
 }
 
 
@@ -45,16 +56,24 @@ async def test_an_export_is_named_after_the_game_and_says_how_to_step_through_it
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("words", ["export", "export 1a2b3c4d 5e6f7a8b"])
-async def test_an_export_without_one_id_says_how_to_ask(
-    service: GameService, store: Store, lang: str, words: str
+@pytest.mark.parametrize("command", ["export", "replay"])
+async def test_an_export_or_a_replay_without_one_good_id_says_why(
+    service: GameService, store: Store, lang: str, command: str
 ) -> None:
     await finish(service, ["ann", "bob"])
     if lang != "en":
         assert (await service.command(member("ann"), f"lang {lang}")).ok
-    reply = await service.command(member("cat"), words)
-    assert not reply.ok and not reply.public
-    assert [m.text for m in reply.private] == [ASK_EXPORT[lang]]
+    answers = {
+        command: ASK[command, lang],
+        f"{command} 1a2b3c4d 5e6f7a8b": ASK[command, lang],
+        f"{command} 1a2b3c4": NOT_AN_ID[lang],
+        f"{command} 1a2b3c4g": NOT_AN_ID[lang],
+        f"{command} 0BADC0DE": NO_SUCH_GAME[lang],
+    }
+    for words, answer in answers.items():
+        reply = await service.command(member("cat"), words)
+        assert not reply.ok and not reply.public, words
+        assert [m.text for m in reply.private] == [answer], words
 
 
 async def test_each_history_says_whose_games_it_lists_and_how_to_watch_one(
