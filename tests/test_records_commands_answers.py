@@ -33,8 +33,13 @@ NO_SUCH_GAME = {
 
 
 @pytest.fixture
-async def service(store: Store) -> AsyncIterator[GameService]:
-    made = GameService(store, settings(), clock=Clock(), seeds=fixed_seeds())
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def service(store: Store, clock: Clock) -> AsyncIterator[GameService]:
+    made = GameService(store, settings(), clock=clock, seeds=fixed_seeds())
     yield made
     made.computer.close()
 
@@ -123,3 +128,16 @@ async def test_a_replay_is_titled_with_the_games_line_and_drawn_in_the_chats_lan
     assert french.text.startswith(f"Rediffusion de {result.short} · ")
     assert french.image is not None and english.image is not None
     assert french.image != english.image  # the table's words, in French
+
+
+@pytest.mark.parametrize(("lang", "day"), [("en", "Nov 14, 2023"), ("fr", "14 nov. 2023")])
+async def test_a_history_line_gives_the_day_the_game_ended_in_the_chats_language(
+    service: GameService, store: Store, clock: Clock, lang: str, day: str
+) -> None:
+    clock.now = 1_700_000_000.0  # 14 November 2023, 22:13 UTC
+    await finish(service, ["ann", "bob"])
+    if lang != "en":
+        assert (await service.command(member("ann"), f"lang {lang}")).ok
+    history = (await service.command(member("cat"), "history")).public[0].text
+    [line] = [line for line in history.splitlines() if " · " in line]
+    assert line.split(" · ")[1] == day
