@@ -1,10 +1,12 @@
-"""What the record commands answer in words: `/fc export` names its file after the game and
-says how to step through it, after the game's line from `/fc history`; without exactly one id
-it says how to ask, in the chat's language. Through the service against
-a real redis-server."""
+"""What the record commands answer in words: each history's heading, lines (the day a game
+ended, in the chat's language and in UTC) and closing line; an export's file name and how to
+step through it; a replay's title and its table words in the chat's language; and, without
+exactly one good id, why not, in the chat's language. Through the service against a real
+redis-server."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -141,3 +143,19 @@ async def test_a_history_line_gives_the_day_the_game_ended_in_the_chats_language
     history = (await service.command(member("cat"), "history")).public[0].text
     [line] = [line for line in history.splitlines() if " · " in line]
     assert line.split(" · ")[1] == day
+
+
+async def test_a_history_line_gives_the_day_in_utc_whatever_the_machines_zone(
+    service: GameService, store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock.now = 1_700_000_000.0  # 14 November 2023, 22:13 UTC: already the 15th at UTC+14
+    await finish(service, ["ann", "bob"])
+    monkeypatch.setenv("TZ", "Pacific/Kiritimati")
+    time.tzset()
+    try:
+        history = (await service.command(member("cat"), "history")).public[0].text
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    [line] = [line for line in history.splitlines() if " · " in line]
+    assert line.split(" · ")[1] == "Nov 14, 2023"
