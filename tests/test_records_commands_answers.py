@@ -15,6 +15,7 @@ from bot.service import GameService
 from bot.store import Store
 from tests.conftest import fixed_seeds
 from tests.test_results import finish, member, only_result
+from tests.test_results_details import keep_result, made_result, person
 from tests.test_service import Clock, settings, who
 
 ASK = {
@@ -159,3 +160,19 @@ async def test_a_history_line_gives_the_day_in_utc_whatever_the_machines_zone(
         time.tzset()
     [line] = [line for line in history.splitlines() if " · " in line]
     assert line.split(" · ")[1] == "Nov 14, 2023"
+
+
+async def test_a_history_line_says_which_game_and_whether_a_vote_ended_it(
+    service: GameService, store: Store
+) -> None:
+    played = made_result(1, [person("ann", 1, 9), person("bob", 2, 1)])
+    voted = made_result(2, [person("ann", 1, 9), person("bob", 2, 1)])
+    voted = voted.model_copy(update={"voted_end": True})
+    for result in (played, voted):
+        await keep_result(store, result)
+    history = (await service.command(member("cat"), "history")).public[0].text
+    titles = {line[:8]: line.split(" · ")[2] for line in history.splitlines() if " · " in line}
+    assert titles == {
+        played.short: "Forbidden City",
+        voted.short: "Forbidden City (ended by a vote)",
+    }
