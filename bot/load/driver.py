@@ -14,6 +14,7 @@ import signal
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,16 +143,20 @@ async def start_worker(redis_url: str) -> Worker:
     return Worker(process, port)
 
 
-async def offer(run: Run, rate: float, seconds: float, kill: bool) -> float:
-    """Offer `rate` moves a second for `seconds`; returns when the last answer came."""
+async def pace(
+    run: Run, rate: float, going: Callable[[int], bool], before: Callable[[int], None]
+) -> None:
+    """Offer move `index` at `index / rate` seconds while `going(index)`, open loop (a slow
+    answer never delays the next offer; a table with a move in flight is skipped), then
+    wait for the answers. `before(index)` runs as each offer comes due."""
     start = time.perf_counter()
     tasks: set[asyncio.Task[None]] = set()
-    total = int(rate * seconds)
-    for index in range(total):
+    index = 0
+    while going(index):
         due = start + index / rate
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
-        if kill and run.killed is None and index >= total // 2:
-            kill_one(run)
+        before(index)
+        index += 1
         run.offered += 1
         if not run.idle:
             run.skipped += 1
@@ -161,6 +166,19 @@ async def offer(run: Run, rate: float, seconds: float, kill: bool) -> float:
         task.add_done_callback(tasks.discard)
     if tasks:
         await asyncio.gather(*tasks)
+
+
+async def offer(run: Run, rate: float, seconds: float, kill: bool) -> float:
+    """Offer `rate` moves a second for `seconds`, killing a worker halfway if `kill`;
+    returns when the last answer came."""
+    start = time.perf_counter()
+    total = int(rate * seconds)
+
+    def halfway(index: int) -> None:
+        if kill and run.killed is None and index >= total // 2:
+            kill_one(run)
+
+    await pace(run, rate, lambda index: index < total, halfway)
     return time.perf_counter() - start
 
 

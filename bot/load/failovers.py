@@ -24,7 +24,7 @@ import aiohttp
 
 from ..store import CLAIM_LEASE, Channel, Store
 from .cluster import LocalCluster
-from .driver import Run, Worker, start_worker
+from .driver import Run, Worker, pace, start_worker
 from .moves import PLATFORM
 from .worker import fired_counts
 
@@ -122,22 +122,7 @@ async def played(run: FailoverRun, moves: int, timeout: float = 60.0) -> bool:
 
 async def offer_while(run: FailoverRun, rate: float, going: asyncio.Event) -> None:
     """Offer `rate` moves a second until `going` is cleared, then wait for the answers."""
-    tasks: set[asyncio.Task[None]] = set()
-    start = time.perf_counter()
-    index = 0
-    while going.is_set():
-        due = start + index / rate
-        index += 1
-        await asyncio.sleep(max(0.0, due - time.perf_counter()))
-        run.offered += 1
-        if not run.idle:
-            run.skipped += 1
-            continue
-        task = asyncio.create_task(run.step(run.take(), due))
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-    if tasks:
-        await asyncio.gather(*tasks)
+    await pace(run, rate, lambda index: going.is_set(), lambda index: None)
 
 
 async def final_losses(store: Store, run: FailoverRun) -> None:
