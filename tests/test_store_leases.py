@@ -49,6 +49,23 @@ async def test_a_claimed_deadline_comes_due_again_unless_done(store: Store) -> N
     assert await store.done(claimed) is False  # the first holder's lease is over
     assert await store.done(retaken) is True
     assert await store.deadline(CHAN, "remind") is None
+    assert await store.client.hlen(CHAN.claims_key) == 0  # nothing of it stays in Redis
+
+
+async def test_a_late_holders_done_leaves_the_new_holder_its_lease(store: Store) -> None:
+    """A process whose lease ran out finishes late: the process that took the deadline over
+    keeps its lease (it can renew it and end it), so the deadline fires once."""
+    await store.schedule(CHAN, "remind", 100.0)
+    late = await store.lease(Deadline(CHAN, "remind", 100.0), 130.0)
+    [again] = await store.due(now=130.0)
+    holder = await store.lease(again, 160.0)
+    assert late is not None and holder is not None
+    assert await store.done(late) is False
+    renewed = await store.renew(holder, 190.0)
+    assert renewed is not None and renewed.due == 190.0
+    assert await store.due(now=189.0) == []
+    assert await store.done(renewed) is True
+    assert await store.deadline(CHAN, "remind") is None
 
 
 async def test_done_keeps_a_deadline_set_anew_meanwhile(store: Store) -> None:
