@@ -6,6 +6,7 @@ redis-server."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator
 
@@ -176,3 +177,16 @@ async def test_a_history_line_says_which_game_and_whether_a_vote_ended_it(
         played.short: "Forbidden City",
         voted.short: "Forbidden City (ended by a vote)",
     }
+
+
+async def test_an_export_is_a_file_a_person_can_read(service: GameService, store: Store) -> None:
+    await finish(service, ["ann", "bob"])
+    result = await only_result(store)
+    [message] = (await service.command(member("cat"), f"export {result.short}")).public
+    assert message.image is not None
+    text = message.image.decode("utf-8")
+    assert json.loads(text) == result.record
+    lines = text.splitlines()
+    moves = result.record["moves"]
+    assert len(lines) > len(moves)  # pretty-printed: a move a line, as an editor shows it
+    assert f'"{moves[-1]}"' in [line.strip() for line in lines]
