@@ -14,8 +14,9 @@ from PIL import Image, ImageChops, ImageDraw
 
 from render import leaderboard as lb
 from render.fonts import fit, stamp
-from render.leaderboard import Column, Row, leaderboard_image
+from render.leaderboard import Column, Row, leaderboard_image, leaderboard_png
 from render.texts import Translate
+from tests.pixels import decode
 
 # A name whose cut with an ellipsis lands on the last pixel of the name column (300 pixels).
 LAST_PIXEL_NAME = "Maria Kai Lili Kai Kai Isolde Jo Isolde"
@@ -141,3 +142,16 @@ def test_an_empty_board_says_so_in_the_middle_of_its_space() -> None:
         middle = (lb.WIDTH // 2, lb.TITLE_H + lb.EMPTY_H // 2)
         stamp(painted, middle, text, 20, lb.MUTED, anchor="mm")
         assert_same(drawn, painted)
+
+
+def test_each_drawn_colour_is_one_colour_in_the_png() -> None:
+    """Mapped to the palette without dithering: the edge of a letter or a disc is the same colour
+    wherever it is, so a row does not speckle differently from its neighbours."""
+    found = [Row(k + 1, f"Player {k + 1}", 1600 - 9 * k, 40 + k, 30 - k, 9, ()) for k in range(8)]
+    drawn = leaderboard_image("Forbidden City", found, subtitle="Everyone").tobytes()
+    png = decode(leaderboard_png("Forbidden City", found, subtitle="Everyone")).tobytes()
+    assert len(drawn) == len(png)
+    becomes: dict[bytes, set[bytes]] = {}
+    for at in range(0, len(drawn), 3):
+        becomes.setdefault(drawn[at : at + 3], set()).add(png[at : at + 3])
+    assert all(len(colours) == 1 for colours in becomes.values())

@@ -78,3 +78,14 @@ def test_a_rise_ends_under_the_top_and_a_fall_above_the_bottom() -> None:
     fall = ink((2000, 1000), lb.DOWN)
     assert abs(column_centre(fall, last) - (HEIGHT - PAD)) <= 0.5
     assert abs(column_centre(fall, middle) - HEIGHT / 2) <= 0.5
+
+
+def test_a_peak_is_rounded_not_notched() -> None:
+    """Where the line turns, its two strokes are joined by a round cap: the ink over the peak
+    rises and falls once across it, without a dent where the strokes meet."""
+    cells = ink((1000, 2000, 1000), lb.MUTED)
+    top = inked_rows(cells)[0]
+    over = [value for value in cells[top] if value]
+    highest = over.index(max(over))
+    assert over[: highest + 1] == sorted(over[: highest + 1])
+    assert over[highest:] == sorted(over[highest:], reverse=True)
