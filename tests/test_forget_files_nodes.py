@@ -1,0 +1,152 @@
+"""Which servers a forget has write their files again, and which it cannot vouch for: a cluster
+node that failed is left out (a forget during a failover still ends well for the others), and a
+replica that has not copied its master's writes (its master gone, or its first copy not done)
+is not rewritten from a copy that may still hold the person: the person is told the files may
+hold their name, and the log says which server and why.
+
+The servers keep their files in folders the tests own, and the tests read every byte of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterator
+
+import pytest
+import redis
+
+from bot.redis_server import RedisServer
+from bot.store import Store
+from tests.conftest import RedisServerFactory
+from tests.redis_cluster import LocalCluster
+from tests.test_forget_files import DONE, NAME, PLAIN, USER, forget, holding, on_disk, service_on
+from tests.test_results import finish
+
+FILES_LOG = "bot.store.files"
+
+
+def flagged(cluster: LocalCluster, dead: RedisServer, flag: str) -> bool:
+    """Whether every live node's `CLUSTER NODES` lists the dead node with `flag`."""
+    for server in cluster.running():
+        with redis.Redis(port=server.port, decode_responses=True) as client:
+            nodes = client.execute_command("CLUSTER NODES")
+        fields = nodes.get(f"127.0.0.1:{dead.port}", {})
+        if flag not in str(fields.get("flags", "")).split(","):
+            return False
+    return True
+
+
+async def until(check: Callable[..., bool], *args: object) -> None:
+    """Until `check(*args)` holds (a state of the servers, polled)."""
+    while not check(*args):
+        await asyncio.sleep(0.05)
+
+
+def other_master(cluster: LocalCluster) -> RedisServer:
+    """A master that is not the one the store's address names."""
+    return next(s for s in cluster.masters() if s.port != cluster.ports[0])
+
+
+@pytest.fixture
+def failing_cluster() -> Iterator[LocalCluster]:
+    cluster = LocalCluster(persistent=True, node_timeout_ms=1000, extra_args=PLAIN)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+async def test_a_forget_after_a_failover_rewrites_every_live_node(
+    failing_cluster: LocalCluster,
+) -> None:
+    """The failed master stays listed, flagged `fail`, until an operator forgets it: the
+    forget leaves it out and has every node alive write its files again."""
+    async for service in service_on(failing_cluster.url):
+        await finish(service, [USER, "bob"])
+        assert await on_disk(failing_cluster.directory, [NAME, USER])
+        dead = other_master(failing_cluster)
+        dead.stop()
+        await until(failing_cluster.promoted, dead)
+        await until(flagged, failing_cluster, dead, "fail")
+        assert await forget(service, USER) == DONE
+    for server in failing_cluster.running():
+        assert holding(server.directory, [NAME, USER]) == [], server.port
+
+
+@pytest.fixture
+def no_failover_cluster() -> Iterator[LocalCluster]:
+    args = (*PLAIN, "--cluster-replica-no-failover", "yes")
+    cluster = LocalCluster(persistent=True, node_timeout_ms=1000, extra_args=args)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+async def test_a_cluster_whose_replicas_never_take_over_has_every_node_rewritten(
+    no_failover_cluster: LocalCluster,
+) -> None:
+    """Replicas set never to take over (`cluster-replica-no-failover`) show every node with
+    the flag `nofailover`, which is no failure: each node still writes its files again."""
+    async for service in service_on(no_failover_cluster.url):
+        await finish(service, [USER, "bob"])
+        assert await on_disk(no_failover_cluster.directory, [NAME, USER])
+        assert await forget(service, USER) == DONE
+    assert holding(no_failover_cluster.directory, [NAME, USER]) == []
+    assert holding(no_failover_cluster.directory, ["Bob"])
+
+
+async def test_a_replica_whose_master_failed_is_not_vouched_for(
+    no_failover_cluster: LocalCluster, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A replica whose master failed (and that does not take over) may lack the master's last
+    writes: its files are not said to be written again, and the log names its master."""
+    cluster = no_failover_cluster
+    dead = other_master(cluster)
+    orphan = cluster.replica_of(dead)
+    store = Store.from_url(cluster.url)
+    try:
+        await store.ping()
+        dead.stop()
+        await until(flagged, cluster, dead, "fail")
+        with caplog.at_level(logging.ERROR, logger=FILES_LOG):
+            assert await store.rewrite_files(120.0) is False
+    finally:
+        await store.close()
+    said = [r.getMessage() for r in caplog.records if r.name == FILES_LOG]
+    assert said == [
+        f"127.0.0.1:{orphan.port} did not write its files again: "
+        f"its master 127.0.0.1:{dead.port} is not one the store knows"
+    ]
+
+
+async def test_a_replica_still_on_its_first_copy_is_not_vouched_for(
+    redis_server_factory: RedisServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A replica the master lists while its first copy has not even started (the master
+    waits an hour before sending it): the person hears the files may still hold them, the
+    log says the replica's link is down, and the master's own files are written again."""
+    master = redis_server_factory(
+        persistent=True, tcp=True, extra_args=(*PLAIN, "--repl-diskless-sync-delay", "3600")
+    )
+    master.start()
+    async for service in service_on(master.url):
+        await finish(service, [USER, "bob"])
+        replica = redis_server_factory(
+            persistent=True,
+            tcp=True,
+            extra_args=(*PLAIN, "--replicaof", "127.0.0.1", str(master.port)),
+        )
+        replica.start()
+        with redis.Redis(port=master.port, decode_responses=True) as admin:
+            await until(lambda: "slave0" in admin.info("replication"))
+        with caplog.at_level(logging.ERROR, logger=FILES_LOG):
+            said = await forget(service, USER)
+    assert said.startswith(DONE) and said != DONE and "files" in said
+    assert [r.getMessage() for r in caplog.records if r.name == FILES_LOG] == [
+        f"127.0.0.1:{replica.port} did not write its files again: its link to redis is down"
+    ]
+    assert holding(master.directory, [NAME, USER]) == []
