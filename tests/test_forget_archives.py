@@ -6,6 +6,7 @@ cluster."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import pytest
 
@@ -82,3 +83,68 @@ async def test_an_archive_is_written_only_as_it_was_read_and_keeps_its_lifetime(
     ]
     assert await store.client.ttl(key) > 0
     assert await store.archives_of("console", "zoe") == []
+
+
+async def table_ended(service: GameService, opener: str, other: str) -> None:
+    """A table `opener` opened and `other` joined, ended before its game (so archived)."""
+    assert (await service.command(member(opener), "new")).ok
+    assert (await service.command(member(other), "join")).ok
+    assert (await service.command(member(opener), "abort")).ok
+
+
+async def test_a_person_who_sat_at_a_table_another_opened_is_forgotten_there(
+    service: GameService, store: Store, redis_url: str
+) -> None:
+    await table_ended(service, "bob", "zoe")
+    await forget(service, "zoe")
+    assert await everything_mentioning(redis_url, ["zoe", "Zoe"]) == []
+    kept = await store.last_archived(ROOM)
+    assert kept is not None and kept.players == ("bob",) and kept.creator == "bob"
+    assert "(anonymous)" in kept.data and "Bob" in kept.data
+
+
+async def test_the_anonymous_seat_is_named_in_the_chats_language(
+    service: GameService, store: Store
+) -> None:
+    await store.set_chat_language(ROOM, "fr")
+    await table_ended(service, "bob", "zoe")
+    await forget(service, "zoe")
+    kept = await store.last_archived(ROOM)
+    assert kept is not None and "(anonyme)" in kept.data and "(anonymous)" not in kept.data
+
+
+async def test_the_same_id_on_another_platform_is_someone_else(
+    service: GameService, store: Store
+) -> None:
+    """A Discord user and a console user may share an id: forgetting one leaves the other's
+    archives and settings as they were."""
+    elsewhere = Channel.of("discord", "room1")
+    await store.create(elsewhere, "zoe's table", creator="zoe", players=["zoe"], language="en")
+    key = await store.archive(elsewhere)
+    await store.set_notify(elsewhere, "zoe", False)
+    assert await store.archives_of("console", "zoe") == []
+    await forget(service, "zoe")
+    assert await store.client.hmget(key, ["data", "players", "creator"]) == [
+        "zoe's table",
+        '["zoe"]',
+        "zoe",
+    ]
+    assert await store.client.hget(elsewhere.settings_key, "notify:zoe") == "0"
+
+
+async def test_forgetting_a_user_deletes_their_own_keys_and_settings(store: Store) -> None:
+    """Their turn-notice setting in every chat, the note that their private messages are
+    closed, and their games index; what others set stays."""
+    rooms = [ROOM, Channel.of("console", "room2")]
+    for room in rooms:
+        await store.set_notify(room, "zoe", False)
+        await store.set_notify(room, "bob", False)
+    await store.set_dms_closed("console", "zoe", 1000.0, keep=timedelta(days=1))
+    await store.set_dms_closed("console", "bob", 1000.0, keep=timedelta(days=1))
+    await store.client.sadd("fc:user:console:zoe", "room3")  # an index entry left behind
+    assert await store.forget_user("console", "zoe") == 4
+    for room in rooms:
+        assert await store.client.hgetall(room.settings_key) == {"notify:bob": "0"}
+    assert await store.dms_closed_at("console", "zoe") is None
+    assert await store.dms_closed_at("console", "bob") == 1000.0
+    assert await store.client.exists("fc:user:console:zoe") == 0

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from bot.redis_server import RedisServer
+from bot.redis_server import RedisServer, free_port
 from bot.service import GameService
 from bot.store import Store
 from tests.conftest import RedisServerFactory, fixed_seeds
@@ -196,3 +196,13 @@ async def test_a_server_that_refuses_to_rewrite_is_told_in_words(
         assert said.startswith(DONE) and said != DONE and "files" in said
         board = await service.command(member("bob"), "board")
         assert "(anonymous)" in board.public[0].text and NAME not in board.public[0].text
+
+
+async def test_files_of_a_redis_that_cannot_be_reached_are_not_said_to_be_written() -> None:
+    """Redis gone by the time of the rewrite: the store answers no (so the person hears their
+    name may stay on disk a while) instead of raising or saying it was done."""
+    store = Store.from_url(f"redis://127.0.0.1:{free_port()}")
+    try:
+        assert await store.rewrite_files(5.0) is False
+    finally:
+        await store.close()
