@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import redis
 
-from bot.redis_server import RedisServer
+from bot.redis_server import RedisServer, free_port
 from bot.store import Store
 from tests.conftest import RedisServerFactory
 from tests.redis_cluster import LocalCluster
@@ -150,3 +150,39 @@ async def test_a_replica_still_on_its_first_copy_is_not_vouched_for(
         f"127.0.0.1:{replica.port} did not write its files again: its link to redis is down"
     ]
     assert holding(master.directory, [NAME, USER]) == []
+
+
+async def test_a_replica_is_reached_at_its_own_address_with_the_masters_password(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """The store reaches its Redis by a unix socket, with a password; the replica listens
+    on another address only, and asks the same password: the forget reaches it there, with
+    the store's credentials, and its files are written again too."""
+    secret = "s3cret"
+    master = redis_server_factory(persistent=True, extra_args=(*PLAIN, "--port", str(free_port())))
+    master.start()
+    with redis.Redis.from_url(master.url) as admin:
+        port = int(admin.config_get("port")["port"])
+        admin.config_set("requirepass", secret)
+    replica = redis_server_factory(
+        persistent=True,
+        extra_args=(
+            *PLAIN,
+            *("--port", str(free_port()), "--bind", "127.0.0.2"),
+            *("--replica-announce-ip", "127.0.0.2", "--masterauth", secret),
+            *("--replicaof", "127.0.0.1", str(port)),
+        ),
+    )
+    replica.start()
+    with redis.Redis.from_url(replica.url) as admin:
+        admin.config_set("requirepass", secret)
+    assert master.unix_socket is not None
+    async for service in service_on(f"unix://:{secret}@{master.unix_socket}"):
+        with redis.Redis.from_url(master.url, password=secret, decode_responses=True) as admin:
+            await until(lambda: admin.info("replication").get("slave0", {}).get("ip"))
+            assert admin.info("replication")["slave0"]["ip"] == "127.0.0.2"
+        await finish(service, [USER, "bob"])
+        assert await on_disk(replica.directory, [NAME, USER])
+        assert await forget(service, USER) == DONE
+    for server in (master, replica):
+        assert holding(server.directory, [NAME, USER]) == []
