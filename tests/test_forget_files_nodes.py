@@ -186,3 +186,47 @@ async def test_a_replica_is_reached_at_its_own_address_with_the_masters_password
         assert await forget(service, USER) == DONE
     for server in (master, replica):
         assert holding(server.directory, [NAME, USER]) == []
+
+
+def counters(url: str) -> tuple[int, int]:
+    """How many AOF rewrites and snapshots the server has made since it started."""
+    with redis.Redis.from_url(url, decode_responses=True) as client:
+        info = client.info("persistence")
+    return int(info["aof_rewrites"]), int(info["rdb_saves"])
+
+
+def grown(url: str, before: tuple[int, int]) -> bool:
+    """Whether the server has made a rewrite and a snapshot since `before`."""
+    return all(now > then for now, then in zip(counters(url), before, strict=True))
+
+
+async def test_a_lagging_replica_is_rewritten_only_once_it_has_the_forget(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """A replica that has not yet applied the forget's writes (here held by `CLIENT PAUSE
+    WRITE`, as a busy replica would be) is waited for: a rewrite then would copy the person
+    again. Once it has caught up, its files are written and hold nothing of them."""
+    master = redis_server_factory(persistent=True, tcp=True, extra_args=PLAIN)
+    master.start()
+    replica = redis_server_factory(
+        persistent=True, tcp=True, extra_args=(*PLAIN, "--replicaof", "127.0.0.1", str(master.port))
+    )
+    replica.start()
+    async for service in service_on(master.url):
+        await finish(service, [USER, "bob"])
+        assert await on_disk(replica.directory, [NAME, USER])
+        master_before, replica_before = counters(master.url), counters(replica.url)
+        with redis.Redis.from_url(replica.url) as admin:
+            admin.execute_command("CLIENT", "PAUSE", 600_000, "WRITE")
+        asked = asyncio.create_task(forget(service, USER))
+        await until(grown, master.url, master_before)  # the master's own files are done
+        with redis.Redis.from_url(replica.url, decode_responses=True) as admin:
+            lag = admin.info("replication")
+            with redis.Redis.from_url(master.url, decode_responses=True) as boss:
+                assert lag["slave_repl_offset"] < boss.info("replication")["master_repl_offset"]
+            assert not asked.done()
+            assert counters(replica.url) == replica_before
+            admin.execute_command("CLIENT", "UNPAUSE")
+        assert await asked == DONE
+    for server in (master, replica):
+        assert holding(server.directory, [NAME, USER]) == []
