@@ -11,6 +11,7 @@ inside a compressed string would escape the search, and the test would then prov
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -206,3 +207,55 @@ async def test_files_of_a_redis_that_cannot_be_reached_are_not_said_to_be_writte
         assert await store.rewrite_files(5.0) is False
     finally:
         await store.close()
+
+
+async def test_the_log_says_which_command_a_server_refused_and_why(
+    redis_server_factory: RedisServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Redis that lets the bot save but not rewrite its AOF: the store stops at once (the
+    refusal will not go away by waiting) and the operator reads the refusal in the log."""
+    server = redis_server_factory(persistent=True, tcp=True)
+    server.start()
+    with redis.Redis.from_url(server.url) as admin:
+        admin.acl_setuser(
+            "bot",
+            enabled=True,
+            passwords=["+secret"],
+            keys=["*"],
+            categories=["+@all"],
+            commands=["-bgrewriteaof"],
+        )
+    store = Store.from_url(f"redis://bot:secret@127.0.0.1:{server.port}/0")
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
+            assert await store.rewrite_files(60.0) is False
+    finally:
+        await store.close()
+    [said] = [r.getMessage() for r in caplog.records if r.name == "bot.store.files"]
+    assert said.startswith("redis did not write its files again: BGREWRITEAOF: ")
+    assert "no permissions to run the 'bgrewriteaof' command" in said
+
+
+async def test_the_log_says_a_snapshot_failed(
+    redis_server_factory: RedisServerFactory, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """A snapshot that fails on disk (its folder gone): not written, and the log says how
+    the save ended."""
+    server = redis_server_factory(
+        tcp=True, extra_args=("--save", "3600 1", "--enable-protected-configs", "yes")
+    )
+    server.start()
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    with redis.Redis.from_url(server.url) as admin:
+        admin.config_set("dir", str(gone))
+    gone.rmdir()
+    store = Store.from_url(server.url)
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
+            assert await store.rewrite_files(60.0) is False
+    finally:
+        await store.close()
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.store.files"] == [
+        "redis did not write its files again: BGSAVE ended with rdb_last_bgsave_status:err"
+    ]
