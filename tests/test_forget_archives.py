@@ -12,6 +12,7 @@ import pytest
 
 from bot.service import GameService
 from bot.store import Channel, Store
+from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.test_results import everything_mentioning, member
 from tests.test_service import Clock, settings
@@ -95,12 +96,22 @@ async def table_ended(service: GameService, opener: str, other: str) -> None:
 async def test_a_person_who_sat_at_a_table_another_opened_is_forgotten_there(
     service: GameService, store: Store, redis_url: str
 ) -> None:
-    await table_ended(service, "bob", "zoe")
+    """Their seat keeps its place, anonymous and away (no one plays it now); the note that
+    they were told about closed private messages goes with them, others' notes stay."""
+    assert (await service.command(member("bob"), "new")).ok
+    assert (await service.command(member("zoe"), "join")).ok
+    data = await store.client.hget(ROOM.game_key, "data")
+    table = Table.model_validate_json(data)
+    table.hinted = ["zoe", "bob"]
+    await store.client.hset(ROOM.game_key, "data", table.model_dump_json())
+    assert (await service.command(member("bob"), "abort")).ok
     await forget(service, "zoe")
     assert await everything_mentioning(redis_url, ["zoe", "Zoe"]) == []
     kept = await store.last_archived(ROOM)
     assert kept is not None and kept.players == ("bob",) and kept.creator == "bob"
-    assert "(anonymous)" in kept.data and "Bob" in kept.data
+    left = Table.model_validate_json(kept.data)
+    assert [(s.name, s.away) for s in left.seats] == [("Bob", False), ("(anonymous)", True)]
+    assert left.hinted == ["bob"]
 
 
 async def test_the_anonymous_seat_is_named_in_the_chats_language(

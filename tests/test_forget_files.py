@@ -259,3 +259,34 @@ async def test_the_log_says_a_snapshot_failed(
     assert [r.getMessage() for r in caplog.records if r.name == "bot.store.files"] == [
         "redis did not write its files again: BGSAVE ended with rdb_last_bgsave_status:err"
     ]
+
+
+async def test_a_replica_that_cannot_be_reached_is_told_in_the_log(
+    redis_server_factory: RedisServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A replica that announces an address the bot cannot reach (behind a NAT, say): its
+    files cannot be vouched for, and the log says what failed."""
+    master = redis_server_factory(persistent=True, tcp=True)
+    master.start()
+    nowhere = free_port()
+    replica = redis_server_factory(
+        persistent=True,
+        tcp=True,
+        extra_args=(
+            *("--replicaof", "127.0.0.1", str(master.port)),
+            *("--replica-announce-port", str(nowhere)),
+        ),
+    )
+    replica.start()
+    store = Store.from_url(master.url)
+    try:
+        with redis.Redis.from_url(master.url, decode_responses=True) as admin:
+            while admin.info("replication").get("slave0", {}).get("port") != nowhere:
+                await asyncio.sleep(0.05)
+        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
+            assert await store.rewrite_files(60.0) is False
+    finally:
+        await store.close()
+    [said] = [r.getMessage() for r in caplog.records if r.name == "bot.store.files"]
+    assert said.startswith("Redis' files could not be written again: ")
+    assert f"127.0.0.1:{nowhere}" in said

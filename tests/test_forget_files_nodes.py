@@ -230,3 +230,33 @@ async def test_a_lagging_replica_is_rewritten_only_once_it_has_the_forget(
         assert await asked == DONE
     for server in (master, replica):
         assert holding(server.directory, [NAME, USER]) == []
+
+
+async def test_a_replica_that_stays_behind_is_given_up_after_the_patience(
+    redis_server_factory: RedisServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A replica that does not catch up within the patience: the store stops waiting, says
+    the files are not written, and the log says how long it waited."""
+    master = redis_server_factory(persistent=True, tcp=True, extra_args=PLAIN)
+    master.start()
+    replica = redis_server_factory(
+        persistent=True, tcp=True, extra_args=(*PLAIN, "--replicaof", "127.0.0.1", str(master.port))
+    )
+    replica.start()
+    with redis.Redis.from_url(master.url) as boss:
+        boss.set("before", "1")
+        assert boss.execute_command("WAIT", 1, 0) == 1
+        with redis.Redis.from_url(replica.url) as admin:
+            admin.execute_command("CLIENT", "PAUSE", 60_000, "WRITE")
+        boss.set("after", "1")  # a write the replica cannot apply while paused
+    store = Store.from_url(master.url)
+    try:
+        with caplog.at_level(logging.ERROR, logger=FILES_LOG):
+            assert await store.rewrite_files(1.0) is False
+    finally:
+        await store.close()
+        with redis.Redis.from_url(replica.url) as admin:
+            admin.execute_command("CLIENT", "UNPAUSE")
+    assert [r.getMessage() for r in caplog.records if r.name == FILES_LOG] == [
+        "Redis did not write its files again within 1 s"
+    ]
