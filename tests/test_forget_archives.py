@@ -101,6 +101,7 @@ async def test_a_person_who_sat_at_a_table_another_opened_is_forgotten_there(
     assert (await service.command(member("bob"), "new")).ok
     assert (await service.command(member("zoe"), "join")).ok
     data = await store.client.hget(ROOM.game_key, "data")
+    assert isinstance(data, str)
     table = Table.model_validate_json(data)
     table.hinted = ["zoe", "bob"]
     await store.client.hset(ROOM.game_key, "data", table.model_dump_json())
