@@ -290,3 +290,47 @@ async def test_a_replica_that_cannot_be_reached_is_told_in_the_log(
     [said] = [r.getMessage() for r in caplog.records if r.name == "bot.store.files"]
     assert said.startswith("Redis' files could not be written again: ")
     assert f"127.0.0.1:{nowhere}" in said
+
+
+async def test_a_server_that_keeps_only_snapshots_makes_a_new_one(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """No AOF, only `save` points: the last `dump.rdb` held the person, the new one does not."""
+    server = redis_server_factory(extra_args=(*PLAIN, "--save", "3600 1"))
+    server.start()
+    async for service in service_on(server.url):
+        await finish(service, [USER, "bob"])
+        with redis.Redis.from_url(server.url) as admin:
+            admin.save()
+        assert holding(server.directory, [NAME, USER]) == ["dump.rdb"]
+        assert await forget(service, USER) == DONE
+    assert holding(server.directory, [NAME, USER]) == []
+    assert holding(server.directory, ["Bob"]) == ["dump.rdb"]
+
+
+async def test_a_server_that_keeps_nothing_on_disk_is_done_at_once(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """No AOF and no `save` points: nothing to write again, and the person is told it is done."""
+    server = redis_server_factory()
+    server.start()
+    async for service in service_on(server.url):
+        await finish(service, [USER, "bob"])
+        assert await forget(service, USER) == DONE
+    assert holding(server.directory, [NAME, USER]) == []
+
+
+async def test_the_answer_waits_for_a_slow_snapshot_to_be_written(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """A snapshot that takes its time (here a second): the person hears it is done only once
+    the new `dump.rdb` has replaced the one that held them."""
+    server = redis_server_factory(extra_args=(*PLAIN, "--save", "3600 1"))
+    server.start()
+    async for service in service_on(server.url):
+        await finish(service, [USER, "bob"])
+        with redis.Redis.from_url(server.url) as admin:
+            admin.save()
+            admin.config_set("rdb-key-save-delay", 1_000_000 // int(admin.dbsize()))
+        assert await forget(service, USER) == DONE
+        assert holding(server.directory, [NAME, USER]) == []
