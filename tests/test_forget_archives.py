@@ -160,3 +160,23 @@ async def test_forgetting_a_user_deletes_their_own_keys_and_settings(store: Stor
     assert await store.dms_closed_at("console", "zoe") is None
     assert await store.dms_closed_at("console", "bob") == 1000.0
     assert await store.client.exists("fc:user:console:zoe") == 0
+
+
+async def test_everyone_forgotten_at_one_table_keeps_a_seat_of_their_own(
+    service: GameService, store: Store, redis_url: str
+) -> None:
+    """Several people forgotten at one table, one of whom opened it and left: each seat keeps
+    an id of its own, and the table stays with the seat that took it over."""
+    assert (await service.command(member("zoe"), "new")).ok
+    for other in ("bob", "amy", "cy"):
+        assert (await service.command(member(other), "join")).ok
+    assert (await service.command(member("zoe"), "leave")).ok
+    assert (await service.command(member("bob"), "abort")).ok
+    for person in ("zoe", "amy", "cy", "bob"):
+        await forget(service, person)
+    assert await everything_mentioning(redis_url, ["zoe", "amy", "cy", "bob"]) == []
+    kept = await store.last_archived(ROOM)
+    assert kept is not None
+    table = Table.model_validate_json(kept.data)
+    seated = [seat.user_id for seat in table.seats]
+    assert len(set(seated)) == 3 and table.creator == seated[0]
