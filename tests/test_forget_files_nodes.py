@@ -260,3 +260,41 @@ async def test_a_replica_that_stays_behind_is_given_up_after_the_patience(
     assert [r.getMessage() for r in caplog.records if r.name == FILES_LOG] == [
         "Redis did not write its files again within 1 s"
     ]
+
+
+@pytest.fixture
+def patient_cluster() -> Iterator[LocalCluster]:
+    """A cluster that waits a minute before giving up on a node it was asked to meet."""
+    cluster = LocalCluster(persistent=True, node_timeout_ms=60_000, extra_args=PLAIN)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def meeting(cluster: LocalCluster, port: int) -> bool:
+    """Whether every node lists the one at `port` as still in its handshake."""
+    for server in cluster.running():
+        with redis.Redis(port=server.port, decode_responses=True) as client:
+            nodes = client.execute_command("CLUSTER NODES")
+        if "handshake" not in str(nodes.get(f"127.0.0.1:{port}", {}).get("flags", "")):
+            return False
+    return True
+
+
+async def test_a_node_the_cluster_has_not_met_yet_is_left_out(
+    patient_cluster: LocalCluster,
+) -> None:
+    """An operator adds a node that does not answer yet (`CLUSTER MEET`): listed in its
+    handshake, it holds nothing, and the forget rewrites every other node."""
+    absent = free_port()
+    async for service in service_on(patient_cluster.url):
+        await finish(service, [USER, "bob"])
+        assert await on_disk(patient_cluster.directory, [NAME, USER])
+        for server in patient_cluster.running():
+            with redis.Redis(port=server.port) as client:
+                client.execute_command("CLUSTER", "MEET", "127.0.0.1", absent)
+        await until(meeting, patient_cluster, absent)
+        assert await forget(service, USER) == DONE
+    assert holding(patient_cluster.directory, [NAME, USER]) == []
