@@ -288,13 +288,13 @@ async def test_a_node_the_cluster_has_not_met_yet_is_left_out(
 ) -> None:
     """An operator adds a node that does not answer yet (`CLUSTER MEET`): listed in its
     handshake, it holds nothing, and the forget rewrites every other node."""
-    absent = free_port()
+    absent, bus = free_port(), free_port()  # its bus port named: port + 10000 may not exist
     async for service in service_on(patient_cluster.url):
         await finish(service, [USER, "bob"])
         assert await on_disk(patient_cluster.directory, [NAME, USER])
         for server in patient_cluster.running():
             with redis.Redis(port=server.port) as client:
-                client.execute_command("CLUSTER", "MEET", "127.0.0.1", absent)
+                client.execute_command("CLUSTER", "MEET", "127.0.0.1", absent, bus)
         await until(meeting, patient_cluster, absent)
         assert await forget(service, USER) == DONE
     assert holding(patient_cluster.directory, [NAME, USER]) == []
