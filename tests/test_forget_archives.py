@@ -5,13 +5,14 @@ cluster."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
 
 import pytest
 
 from bot.service import GameService
 from bot.store import Channel, Store
+from bot.store.forgetting import Archived
 from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.test_results import everything_mentioning, member
@@ -180,3 +181,31 @@ async def test_everyone_forgotten_at_one_table_keeps_a_seat_of_their_own(
     table = Table.model_validate_json(kept.data)
     seated = [seat.user_id for seat in table.seats]
     assert len(set(seated)) == 3 and table.creator == seated[0]
+
+
+async def test_archives_that_keep_changing_under_the_forget_are_deleted(
+    service: GameService, store: Store, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each archive is written again by someone else (a chat's move, say) between the read
+    and the forget's write, every time: after its last read the forget deletes them rather
+    than leave the person in them."""
+    for _ in range(2):
+        await table_ended(service, "bob", "zoe")
+    keys = [found.key for found in await store.archives_of("console", "zoe")]
+    assert len(keys) == 2
+    rewrite = store.rewrite_archive
+    tries = 0
+
+    async def meanwhile(archive: Archived, data: str, players: Sequence[str], creator: str) -> bool:
+        nonlocal tries
+        tries += 1
+        changed = Table.model_validate_json(archive.data)
+        changed.hinted.append("bob")
+        await store.client.hset(archive.key, "data", changed.model_dump_json())
+        return await rewrite(archive, data, players, creator)
+
+    monkeypatch.setattr(store, "rewrite_archive", meanwhile)
+    await forget(service, "zoe")
+    assert tries == 2 * 3  # each archive, on every pass but the last
+    assert [await store.client.exists(key) for key in keys] == [0, 0]
+    assert await everything_mentioning(redis_url, ["zoe"]) == []
