@@ -11,13 +11,14 @@ inside a compressed string would escape the search, and the test would then prov
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 import redis
 
-from bot.redis_server import RedisServer
+from bot.redis_server import RedisServer, free_port
 from bot.service import GameService
 from bot.store import Store
 from tests.conftest import RedisServerFactory, fixed_seeds
@@ -196,3 +197,140 @@ async def test_a_server_that_refuses_to_rewrite_is_told_in_words(
         assert said.startswith(DONE) and said != DONE and "files" in said
         board = await service.command(member("bob"), "board")
         assert "(anonymous)" in board.public[0].text and NAME not in board.public[0].text
+
+
+async def test_files_of_a_redis_that_cannot_be_reached_are_not_said_to_be_written() -> None:
+    """Redis gone by the time of the rewrite: the store answers no (so the person hears their
+    name may stay on disk a while) instead of raising or saying it was done."""
+    store = Store.from_url(f"redis://127.0.0.1:{free_port()}")
+    try:
+        assert await store.rewrite_files(5.0) is False
+    finally:
+        await store.close()
+
+
+async def test_the_log_says_which_command_a_server_refused_and_why(
+    redis_server_factory: RedisServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Redis that lets the bot save but not rewrite its AOF: the store stops at once (the
+    refusal will not go away by waiting) and the operator reads the refusal in the log."""
+    server = redis_server_factory(persistent=True, tcp=True)
+    server.start()
+    with redis.Redis.from_url(server.url) as admin:
+        admin.acl_setuser(
+            "bot",
+            enabled=True,
+            passwords=["+secret"],
+            keys=["*"],
+            categories=["+@all"],
+            commands=["-bgrewriteaof"],
+        )
+    store = Store.from_url(f"redis://bot:secret@127.0.0.1:{server.port}/0")
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
+            assert await store.rewrite_files(60.0) is False
+    finally:
+        await store.close()
+    [said] = [r.getMessage() for r in caplog.records if r.name == "bot.store.files"]
+    assert said.startswith("redis did not write its files again: BGREWRITEAOF: ")
+    assert "no permissions to run the 'bgrewriteaof' command" in said
+
+
+async def test_the_log_says_a_snapshot_failed(
+    redis_server_factory: RedisServerFactory, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """A snapshot that fails on disk (its folder gone): not written, and the log says how
+    the save ended."""
+    server = redis_server_factory(
+        tcp=True, extra_args=("--save", "3600 1", "--enable-protected-configs", "yes")
+    )
+    server.start()
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    with redis.Redis.from_url(server.url) as admin:
+        admin.config_set("dir", str(gone))
+    gone.rmdir()
+    store = Store.from_url(server.url)
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
+            assert await store.rewrite_files(60.0) is False
+    finally:
+        await store.close()
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.store.files"] == [
+        "redis did not write its files again: BGSAVE ended with rdb_last_bgsave_status:err"
+    ]
+
+
+async def test_a_replica_that_cannot_be_reached_is_told_in_the_log(
+    redis_server_factory: RedisServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A replica that announces an address the bot cannot reach (behind a NAT, say): its
+    files cannot be vouched for, and the log says what failed."""
+    master = redis_server_factory(persistent=True, tcp=True)
+    master.start()
+    nowhere = free_port()
+    replica = redis_server_factory(
+        persistent=True,
+        tcp=True,
+        extra_args=(
+            *("--replicaof", "127.0.0.1", str(master.port)),
+            *("--replica-announce-port", str(nowhere)),
+        ),
+    )
+    replica.start()
+    store = Store.from_url(master.url)
+    try:
+        with redis.Redis.from_url(master.url, decode_responses=True) as admin:
+            while admin.info("replication").get("slave0", {}).get("port") != nowhere:
+                await asyncio.sleep(0.05)
+        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
+            assert await store.rewrite_files(60.0) is False
+    finally:
+        await store.close()
+    [said] = [r.getMessage() for r in caplog.records if r.name == "bot.store.files"]
+    assert said.startswith("Redis' files could not be written again: ")
+    assert f"127.0.0.1:{nowhere}" in said
+
+
+async def test_a_server_that_keeps_only_snapshots_makes_a_new_one(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """No AOF, only `save` points: the last `dump.rdb` held the person, the new one does not."""
+    server = redis_server_factory(extra_args=(*PLAIN, "--save", "3600 1"))
+    server.start()
+    async for service in service_on(server.url):
+        await finish(service, [USER, "bob"])
+        with redis.Redis.from_url(server.url) as admin:
+            admin.save()
+        assert holding(server.directory, [NAME, USER]) == ["dump.rdb"]
+        assert await forget(service, USER) == DONE
+    assert holding(server.directory, [NAME, USER]) == []
+    assert holding(server.directory, ["Bob"]) == ["dump.rdb"]
+
+
+async def test_a_server_that_keeps_nothing_on_disk_is_done_at_once(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """No AOF and no `save` points: nothing to write again, and the person is told it is done."""
+    server = redis_server_factory()
+    server.start()
+    async for service in service_on(server.url):
+        await finish(service, [USER, "bob"])
+        assert await forget(service, USER) == DONE
+    assert holding(server.directory, [NAME, USER]) == []
+
+
+async def test_the_answer_waits_for_a_slow_snapshot_to_be_written(
+    redis_server_factory: RedisServerFactory,
+) -> None:
+    """A snapshot that takes its time (here a second): the person hears it is done only once
+    the new `dump.rdb` has replaced the one that held them."""
+    server = redis_server_factory(extra_args=(*PLAIN, "--save", "3600 1"))
+    server.start()
+    async for service in service_on(server.url):
+        await finish(service, [USER, "bob"])
+        with redis.Redis.from_url(server.url) as admin:
+            admin.save()
+            admin.config_set("rdb-key-save-delay", 1_000_000 // int(admin.dbsize()))
+        assert await forget(service, USER) == DONE
+        assert holding(server.directory, [NAME, USER]) == []

@@ -45,6 +45,8 @@ POLL = 0.1  # seconds between two looks at a server's persistence
 # What a server answers when another rewrite or save already runs in a child process.
 _BUSY = ("already in progress", "another child process is active")
 _MASTER = "redis"  # a single Redis's name, for its replicas
+# A cluster node flagged so cannot be reached: failed (or suspected), not yet met, no address.
+_AWAY = frozenset({"fail", "fail?", "handshake", "noaddr"})
 _CHILDREN = ("aof_rewrite_in_progress", "rdb_bgsave_in_progress", "module_fork_in_progress")
 
 
@@ -92,8 +94,8 @@ async def _cluster(client: RedisCluster, opened: Closers) -> list[Node]:
     lack a replica that joined after it was read."""
     found = []
     for name, fields in dict(await client.execute_command("CLUSTER NODES")).items():
-        flags = str(fields.get("flags", ""))
-        if any(flag in flags for flag in ("fail", "handshake", "noaddr")):
+        # Whole flags: a node set with `cluster-replica-no-failover` is flagged `nofailover`.
+        if _AWAY & set(str(fields.get("flags", "")).split(",")):
             continue
         node = client.get_node(node_name=name)
         if node is None:
