@@ -14,7 +14,7 @@ from bot.i18n import translations
 from bot.results import Result, ResultSeat
 from bot.service import GameService
 from bot.service import results as kept
-from bot.store import Player, Store
+from bot.store import Player, Store, Update
 from bot.store.ratings import PREFIX
 from engine.ratings import Rating
 from render.leaderboard import Row, leaderboard_png
@@ -348,3 +348,20 @@ async def test_stats_and_top_in_french(service: GameService, store: Store) -> No
     )
     wrong = await service.command(member("ann"), "top échecs")
     assert wrong.private[0].text == "Écrivez /fc top, /fc top <jeu> ou /fc top <jeu> global."
+
+
+async def test_a_standing_without_a_best_score_shows_a_dash(store: Store) -> None:
+    """A standing may carry no best score (one written without it): stats show "-"."""
+    made = GameService(store, settings(), clock=Clock(), seeds=fixed_seeds())
+    try:
+        ivy = Player("Ivy", 26.0, 5.0, games=1, wins=1)
+        update = Update("console:ivy", 0, ivy, Rating(26.0, 5.0).ordinal, True)
+        assert await store.apply("console:r:1", "00000001", 1.0, FC, "console:guild1", [update])
+        text = (await made.command(member("ivy"), "stats")).public[0].text
+        shown = Rating(26.0, 5.0)
+        assert text.splitlines()[1] == (
+            f"Forbidden City: rating {shown.shown} (± {shown.uncertainty}), place 1 of 1; "
+            "1 game, 1 win; best score -."
+        )
+    finally:
+        made.computer.close()
