@@ -192,6 +192,9 @@ async def test_an_opponent_without_a_standing_is_anonymous_in_stats(
     await store.client.hdel(f"{PREFIX}:rating:{FC}", "console:fay")  # Fay's standing is gone
     text = (await service.command(member("cat"), "stats")).public[0].text
     assert "Most played against: Ann (1), (anonymous) (1)." in text.splitlines()[1]
+    assert (await service.command(member("cat"), "lang fr")).ok
+    text = (await service.command(member("cat"), "stats")).public[0].text
+    assert "Adversaires les plus fréquents : Ann (1), (anonyme) (1)." in text.splitlines()[1]
 
 
 def top_lines(keys: list[str], board: dict[str, Player]) -> list[str]:
