@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import GifImagePlugin, Image, ImageDraw
 
 from render.animation import animate
@@ -107,3 +108,14 @@ def test_frames_with_a_transparent_index_are_made_smaller_too() -> None:
     own = {tuple(rgb[k : k + 3]) for k in range(0, len(rgb), 3)}
     for image in just_over(frames):
         assert {colour for _, colour in image.getcolors(256) or ()} <= own
+
+
+def test_a_limit_nothing_fits_in_is_refused_with_the_size_at_the_smallest_scale() -> None:
+    frames = [striped([], seed) for seed in range(2)]
+    with pytest.raises(ValueError, match=r"^\d+ bytes at scale 0\.25, over the limit of 100$"):
+        animate(frames, limit=100)
+
+
+def test_no_frames_is_refused_saying_so() -> None:
+    with pytest.raises(ValueError, match=r"^an animation needs at least one frame$"):
+        animate([])
