@@ -127,3 +127,13 @@ def test_past_255_colours_what_stays_the_same_shows_the_same() -> None:
     shown = decoded(animate([before, after]))
     assert shown[0].crop((0, 16, 32, 32)).tobytes() == shown[1].crop((0, 16, 32, 32)).tobytes()
     assert shown[0].crop((16, 0, 32, 16)).tobytes() == shown[1].crop((16, 0, 32, 16)).tobytes()
+
+
+def test_times_are_kept_to_the_hundredth_of_a_second() -> None:
+    """GIF times count hundredths: 9.99 s stays 9.99 s, not 10."""
+    shown = Image.open(io.BytesIO(animate([drawn(0), drawn(1)], seconds=9.99, hold=9.99)))
+    times = []
+    for k in range(2):
+        shown.seek(k)
+        times.append(shown.info["duration"])
+    assert times == [9990, 9990]
