@@ -24,6 +24,9 @@ from tests.test_forget_files import DONE, NAME, PLAIN, USER, forget, holding, on
 from tests.test_results import finish
 
 FILES_LOG = "bot.store.files"
+# Long enough that a busy machine's stall is not taken for a failed node (which the forget
+# would then rightly leave out), short enough that a stopped one is flagged soon.
+NODE_TIMEOUT_MS = 3000
 
 
 def flagged(cluster: LocalCluster, dead: RedisServer, flag: str) -> bool:
@@ -50,7 +53,7 @@ def other_master(cluster: LocalCluster) -> RedisServer:
 
 @pytest.fixture
 def failing_cluster() -> Iterator[LocalCluster]:
-    cluster = LocalCluster(persistent=True, node_timeout_ms=1000, extra_args=PLAIN)
+    cluster = LocalCluster(persistent=True, node_timeout_ms=NODE_TIMEOUT_MS, extra_args=PLAIN)
     cluster.start()
     try:
         yield cluster
@@ -78,7 +81,7 @@ async def test_a_forget_after_a_failover_rewrites_every_live_node(
 @pytest.fixture
 def no_failover_cluster() -> Iterator[LocalCluster]:
     args = (*PLAIN, "--cluster-replica-no-failover", "yes")
-    cluster = LocalCluster(persistent=True, node_timeout_ms=1000, extra_args=args)
+    cluster = LocalCluster(persistent=True, node_timeout_ms=NODE_TIMEOUT_MS, extra_args=args)
     cluster.start()
     try:
         yield cluster
