@@ -188,5 +188,6 @@ async def test_an_export_is_a_file_a_person_can_read(service: GameService, store
     assert json.loads(text) == result.record
     lines = text.splitlines()
     moves = result.record["moves"]
+    assert isinstance(moves, list)
     assert len(lines) > len(moves)  # pretty-printed: a move a line, as an editor shows it
     assert f'"{moves[-1]}"' in [line.strip() for line in lines]
