@@ -335,3 +335,22 @@ async def test_the_answer_waits_for_a_slow_snapshot_to_be_written(
             admin.config_set("rdb-key-save-delay", 1_000_000 // int(admin.dbsize()))
         assert await forget(service, USER) == DONE
         assert holding(server.directory, [NAME, USER]) == []
+
+
+async def test_a_redis_gone_during_the_rewrite_is_told_in_the_log(
+    redis_server_factory: RedisServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The store reached Redis, then Redis went away: the files are not said to be written,
+    and the operator reads why."""
+    server = redis_server_factory(persistent=True, tcp=True)
+    server.start()
+    store = Store.from_url(server.url, retries=0)
+    try:
+        await store.ping()
+        server.stop()
+        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
+            assert await store.rewrite_files(60.0) is False
+    finally:
+        await store.close()
+    [said] = [r.getMessage() for r in caplog.records if r.name == "bot.store.files"]
+    assert said.startswith("Redis' files could not be written again: ")
