@@ -312,13 +312,15 @@ async def test_a_server_that_keeps_only_snapshots_makes_a_new_one(
 async def test_a_server_that_keeps_nothing_on_disk_is_done_at_once(
     redis_server_factory: RedisServerFactory,
 ) -> None:
-    """No AOF and no `save` points: nothing to write again, and the person is told it is done."""
+    """No AOF and no `save` points: nothing to write again, and the person is told it is done;
+    a server kept in memory only is not made to write a file."""
     server = redis_server_factory()
     server.start()
     async for service in service_on(server.url):
         await finish(service, [USER, "bob"])
         assert await forget(service, USER) == DONE
     assert holding(server.directory, [NAME, USER]) == []
+    assert not (server.directory / "dump.rdb").exists()
 
 
 async def test_the_answer_waits_for_a_slow_snapshot_to_be_written(
