@@ -107,3 +107,16 @@ async def test_a_lost_result_does_not_keep_the_person_in_their_other_games(
     data = await confirmation(service, user)
     assert (await service.press(member(user), data)).ok
     assert await everything_mentioning(redis_url, [user, name]) == []
+
+
+async def test_forget_is_asked_for_by_name_and_confirmed_with_a_danger_button(
+    service: GameService,
+) -> None:
+    refused = await service.command(member("ann"), "forget")
+    assert not refused.ok
+    assert [m.text for m in refused.private] == [
+        "Write /fc forget me to have your results forgotten."
+    ]
+    asked = await service.command(member("ann"), "forget me")
+    [[button]] = asked.private[0].buttons
+    assert (button.label, button.style) == ("Yes, forget me", "danger")
