@@ -7,26 +7,16 @@ from __future__ import annotations
 import io
 import itertools
 
-from PIL import GifImagePlugin, Image, ImageDraw
+from PIL import Image, ImageDraw
 
 from render.animation import animate, animate_views
+from tests.test_render_replay import decoded
 
 RGB = tuple[int, int, int]
 RED: RGB = (220, 30, 30)
 BLUE: RGB = (30, 30, 220)
 GREY: RGB = (128, 128, 128)
 BETWEEN: RGB = (100, 100, 110)  # nearest to GREY among the palette below, far from the others
-
-
-def decoded(gif: bytes) -> list[Image.Image]:
-    """Each frame as a viewer shows it (RGB, what came before included)."""
-    shown = Image.open(io.BytesIO(gif))
-    assert isinstance(shown, GifImagePlugin.GifImageFile)
-    out = []
-    for k in range(shown.n_frames):
-        shown.seek(k)
-        out.append(shown.convert("RGB"))
-    return out
 
 
 def colours(image: Image.Image) -> set[object]:

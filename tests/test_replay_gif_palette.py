@@ -4,12 +4,12 @@ the colours of those frames still show as drawn."""
 
 from __future__ import annotations
 
-import io
 import itertools
 
-from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.animation import animate
+from tests.test_render_replay import decoded
 
 RGB = tuple[int, int, int]
 SIZE = (40, 40)
@@ -24,17 +24,6 @@ VIVID: list[RGB] = [
     (0, 255, 255),
     (255, 255, 255),
 ]
-
-
-def decoded(gif: bytes) -> list[Image.Image]:
-    """Each frame as a viewer shows it (RGB, what came before included)."""
-    shown = Image.open(io.BytesIO(gif))
-    assert isinstance(shown, GifImagePlugin.GifImageFile)
-    out = []
-    for k in range(shown.n_frames):
-        shown.seek(k)
-        out.append(shown.convert("RGB"))
-    return out
 
 
 def distance(a: object, b: object) -> int:

@@ -3,30 +3,19 @@ covers, mapped back to the frames' own colours without dithering, one pixel at t
 
 from __future__ import annotations
 
-import io
 import random
 
 import pytest
-from PIL import GifImagePlugin, Image, ImageDraw
+from PIL import Image, ImageDraw
 
 from render.animation import animate
+from tests.test_render_replay import decoded
 
 RGB = tuple[int, int, int]
 BLACK: RGB = (0, 0, 0)
 WHITE: RGB = (240, 240, 240)
 HALF: RGB = (120, 120, 120)  # the average of black and white
 NOISE = [(200, 30, 30), (30, 200, 30), (30, 30, 200), (200, 200, 30)]
-
-
-def decoded(gif: bytes) -> list[Image.Image]:
-    """Each frame as a viewer shows it (RGB, what came before included)."""
-    shown = Image.open(io.BytesIO(gif))
-    assert isinstance(shown, GifImagePlugin.GifImageFile)
-    out = []
-    for k in range(shown.n_frames):
-        shown.seek(k)
-        out.append(shown.convert("RGB"))
-    return out
 
 
 def just_over(frames: list[Image.Image]) -> list[Image.Image]:
