@@ -271,7 +271,6 @@ def change_lines(changes: Sequence[Change], names: Mapping[str, str]) -> str:
     for change in changes:
         delta = change.after.shown - change.before.shown
         parts.append(
-            f"{names.get(change.seat, change.seat)} {change.before.shown} → "
-            f"{change.after.shown} ({delta:+d})"
+            f"{names[change.seat]} {change.before.shown} → {change.after.shown} ({delta:+d})"
         )
     return ", ".join(parts)

@@ -178,11 +178,7 @@ async def _rewrite(node: Node, offsets: Mapping[str, int]) -> bool:
 async def _kept(node: Node) -> tuple[bool, bool]:
     """Whether the server keeps an AOF, and saves snapshots (`save` points)."""
     info = await node.info("persistence")
-    reply = await node.run("CONFIG", "GET", "save")
-    if isinstance(reply, Mapping):
-        points = str(reply.get("save", ""))
-    else:
-        points = str(reply[1]) if isinstance(reply, list) and len(reply) > 1 else ""
+    points = str((await node.run("CONFIG", "GET", "save")).get("save", ""))  # parsed to a dict
     return int(info.get("aof_enabled", 0)) == 1, bool(points.strip())
 
 
