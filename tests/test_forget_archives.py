@@ -209,3 +209,19 @@ async def test_archives_that_keep_changing_under_the_forget_are_deleted(
     assert tries > 2  # each archive was tried again after it changed
     assert [await store.client.exists(key) for key in keys] == [0, 0]
     assert await everything_mentioning(redis_url, ["zoe"]) == []
+
+
+async def test_readable_archives_are_kept_however_many_unreadable_ones_are_listed_first(
+    service: GameService, store: Store, redis_url: str
+) -> None:
+    """Eight archives no table can be read from and eight the person sat at, in whatever order
+    Redis lists them: the unreadable ones go, the others all stay, the person anonymous."""
+    broken = [await archived(store, '{"seats": "zoe was here"}', ["zoe", "bob"]) for _ in range(8)]
+    for _ in range(8):
+        await table_ended(service, "bob", "zoe")
+    readable = [f.key for f in await store.archives_of("console", "zoe") if f.key not in broken]
+    assert len(readable) == 8
+    await forget(service, "zoe")
+    assert [await store.client.exists(key) for key in broken] == [0] * 8
+    assert [await store.client.exists(key) for key in readable] == [1] * 8
+    assert await everything_mentioning(redis_url, ["zoe", "Zoe"]) == []

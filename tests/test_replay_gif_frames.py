@@ -127,3 +127,29 @@ def test_times_are_kept_to_the_hundredth_of_a_second() -> None:
         shown.seek(k)
         times.append(shown.info["duration"])
     assert times == [9990, 9990]
+
+
+def test_one_pixel_at_either_end_of_the_edges_can_decide_the_padding() -> None:
+    """Frames on one palette (red, blue, grey, in that order), each 4 by 3 with 7 edge pixels
+    (the corner counts for both edges): 4 grey against 3 red, where one of the grey is the
+    right edge's top pixel in the first frame and the bottom edge's left pixel in the second.
+    Either pixel left out would tie the two colours; every pixel counts, so the padding is grey."""
+    red, blue, grey = 0, 1, 2
+    large = Image.new("P", (8, 6), blue)
+    large.putpalette(game_palette().getpalette() or ())
+    frames = [large]
+    for right, bottom in (
+        ((grey, grey, red), (red, grey, grey, red)),  # the right edge top down, the bottom row
+        ((red, grey, red), (grey, grey, grey, red)),
+    ):
+        frame = Image.new("P", (4, 3), blue)
+        frame.putpalette(game_palette().getpalette() or ())
+        for y, index in enumerate(right):
+            frame.putpixel((3, y), index)
+        for x, index in enumerate(bottom):
+            frame.putpixel((x, 2), index)
+        frames.append(frame)
+    shown = decoded(animate(frames))
+    for image in shown[1:]:
+        assert colours(image.crop((4, 0, 8, 6))) == {GREY}
+        assert colours(image.crop((0, 3, 8, 6))) == {GREY}

@@ -1,11 +1,13 @@
 """The finer points of kept results and ratings, against a real redis-server: which games
 are kept, a rating left to the sweep, the retry when two results share a player, the limits
 of the boards and histories, the trend kept, ids shared by two games, and what `forget me`
-leaves to others."""
+leaves to others; what the end of a game leaves: a team game's option and partners, no
+deadline, and nothing at all if the last move crossed another write."""
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 import random
 from collections.abc import AsyncIterator
@@ -27,7 +29,10 @@ from engine.verbotene_stadt import Game as VsGame
 from engine.verbotene_stadt.players import choose_greedy
 from render.leaderboard import Row, leaderboard_png
 from tests.conftest import fixed_seeds
+from tests.tables import load_game
+from tests.test_lobby_and_turns import CONFLICT, Racing, refusal
 from tests.test_results import (
+    ROOM,
     everything_mentioning,
     finish,
     member,
@@ -35,8 +40,13 @@ from tests.test_results import (
     only_result,
     play_first_spot_in,
 )
+from tests.test_results import (
+    shown as rating_shown,
+)
 from tests.test_saved_moves import play_first_spot
-from tests.test_service import Clock, settings, who
+from tests.test_service import Clock, settings, table_of, who
+from tests.vs_driver import Chat, act, hasty
+from tests.vs_table import open_stadt, prompt_all, store_position, user_of
 
 KIND = "forbidden_city"
 
@@ -431,3 +441,91 @@ def height(png: bytes | None) -> int:
     assert png is not None
     with Image.open(io.BytesIO(png)) as image:
         return image.height
+
+
+TEAM = ["ann", "bob", "cid", "dan"]
+
+
+@pytest.fixture
+async def racing(redis_url: str) -> AsyncIterator[Racing]:
+    made = Racing.from_url(redis_url)
+    yield made
+    await made.close()
+
+
+async def test_a_team_games_result_keeps_its_option_and_rates_partners_as_one_side(
+    service: GameService, store: Store
+) -> None:
+    """Partners sit opposite (first and third, second and fourth): the kept result names them,
+    and the final message gives both partners the same change, the winners a gain."""
+    chat = Chat()
+    await open_stadt(service, chat, TEAM, "teams")
+    table = await table_of(store)
+    assert table is not None
+    seats = {s.user_id: seat for seat, s in zip(table.players, table.seats, strict=True)}
+    order = [s.user_id for s in table.seats]
+    game, rng = load_game(table), random.Random(3)
+    while True:  # played in the engine up to the action that ends it, which a player presses
+        seat = game.to_act[0].seat
+        action = hasty(game, seat, rng)
+        trial = copy.deepcopy(game)
+        trial.play(seat, action)
+        if trial.is_over:
+            break
+        game.play(seat, action)
+    await store_position(store, game)
+    await prompt_all(service, chat, TEAM)
+    await act(service, chat, await user_of(store, seat), action)
+    assert await table_of(store) is None
+    result = await only_result(store)
+    assert (result.kind, result.options) == ("verbotene_stadt", {"teams": "yes"})
+    first, second = (frozenset((seats[order[k]], seats[order[k + 2]])) for k in (0, 1))
+    assert {frozenset(team) for team in result.teams} == {first, second}
+    final = chat.public[-1].text
+    change = {}
+    for user in TEAM:
+        before, after = rating_shown(final, user.capitalize())
+        change[user] = after - before
+    assert change[order[0]] == change[order[2]] != change[order[1]] == change[order[3]]
+    winners = {str(s.user_id) for s in result.seats if s.place == 1}
+    assert winners in ({order[0], order[2]}, {order[1], order[3]})
+    assert all(change[user] > 0 for user in winners)
+
+
+async def test_the_last_move_ends_the_turns_deadlines_with_the_table(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    """No reminder, time limit or news is left to fire for a game that is over."""
+    mover = await near_the_end(service, ["ann", "bob"])
+    assert await store.deadline(ROOM, "limit") is not None
+    assert await store.deadline(ROOM, "remind") is not None
+    assert (await play_first_spot(service, mover)).ok
+    for kind in ("remind", "limit", "news"):
+        assert await store.deadline(ROOM, kind) is None, kind
+    clock.now += 100 * 3600
+    assert await service.fire_due() == []
+
+
+async def test_a_last_move_that_crosses_another_write_changes_nothing(
+    racing: Racing, clock: Clock
+) -> None:
+    """Another process writes the table between the last move's read and its end: the move is
+    refused in words, the game is still live one move short, nothing is kept, and the same
+    move played again ends the game."""
+    service = GameService(racing, settings(), clock=clock, seeds=fixed_seeds())
+    mover = await near_the_end(service, ["ann", "bob"])
+
+    async def written_meanwhile() -> None:
+        record = await racing.load(ROOM)
+        assert record is not None
+        await racing.save(ROOM, record.data, record.version)
+
+    before = await table_of(racing)
+    racing.before_archive = written_meanwhile
+    assert refusal(await play_first_spot(service, mover)) == CONFLICT
+    assert await table_of(racing) == before
+    assert await racing.channel_results(ROOM, 10) == []
+    again = await play_first_spot(service, mover)
+    assert again.ok and "Game over" in again.public[0].text
+    assert await table_of(racing) is None
+    assert len(await racing.channel_results(ROOM, 10)) == 1

@@ -79,3 +79,17 @@ def test_a_level_seated_twice_is_rated_from_its_best_placed_seat_whatever_the_se
     assert after["B"].mu > after["C"].mu  # the other seat played, lower, and changed nothing
     same, _ = kept.updates(level_twice(better, worse), {})
     assert same == made
+
+
+async def test_the_final_messages_winner_is_mentioned_by_name(
+    service: GameService, store: Store
+) -> None:
+    """A platform shows a mention with the name it is given (a Telegram text mention): the
+    winner appears as "Ann", never as the bare user id."""
+    reply = await play_first_spot(service, await near_the_end(service, ["ann", "bob"]))
+    result = await only_result(store)
+    [winner] = [seat for seat in result.seats if seat.place == 1]
+    [message] = reply.public
+    shown = message.format(lambda user, name: f"@{name}", lambda text: text)
+    assert f"Winner: @{winner.name}." in shown, shown
+    assert message.names == {"ann": "Ann", "bob": "Bob"}
