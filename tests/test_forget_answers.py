@@ -14,7 +14,7 @@ import redis
 from bot.service import GameService
 from bot.store import parse_ref
 from tests.conftest import RedisServerFactory
-from tests.test_forget_files import service_on
+from tests.test_forget_files import limited, service_on
 from tests.test_results import everything_mentioning, finish, member
 
 FILES_NOT_WRITTEN = (
@@ -67,18 +67,7 @@ async def test_files_redis_cannot_write_again_are_said_to_the_person_and_the_ope
 ) -> None:
     """A Redis that keeps an AOF but lets the bot not rewrite it (an ACL): the person is
     forgotten in the data, and told their name may stay in the files until the next rewrite."""
-    server = redis_server_factory(persistent=True, tcp=True)
-    server.start()
-    with redis.Redis.from_url(server.url) as admin:
-        admin.acl_setuser(
-            "bot",
-            enabled=True,
-            passwords=["+secret"],
-            keys=["*"],
-            categories=["+@all"],
-            commands=["-bgrewriteaof"],
-        )
-    async for made in service_on(f"redis://bot:secret@127.0.0.1:{server.port}/0"):
+    async for made in service_on(limited(redis_server_factory, "bgrewriteaof")):
         await finish(made, ["ann", "bob"])
         data = await confirmation(made, "ann")
         with caplog.at_level(logging.ERROR, logger="bot.service"):

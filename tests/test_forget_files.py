@@ -27,6 +27,7 @@ from tests.test_redis_folder import redis_major
 from tests.test_results import finish, member
 from tests.test_service import Clock, settings
 
+FILES_LOG = "bot.store.files"
 USER = "quillonius7"  # the id; the name the console gives them is "Quillonius7"
 NAME = USER.capitalize()
 PLAIN = ("--rdbcompression", "no")
@@ -94,6 +95,48 @@ async def clustered(persistent_cluster: LocalCluster) -> AsyncIterator[GameServi
         yield made
 
 
+def limited(factory: RedisServerFactory, *denied: str) -> str:
+    """A persistent Redis on TCP whose user `bot` may run anything but the `denied` commands
+    (an ACL, as a managed Redis has); the URL that logs in as that user."""
+    server = factory(persistent=True, tcp=True)
+    server.start()
+    with redis.Redis.from_url(server.url) as admin:
+        admin.acl_setuser(
+            "bot",
+            enabled=True,
+            passwords=["+secret"],
+            keys=["*"],
+            channels=["*"],
+            categories=["+@all"],
+            commands=[f"-{command}" for command in denied],
+        )
+    return f"redis://bot:secret@127.0.0.1:{server.port}/0"
+
+
+async def files_log(
+    store: Store, caplog: pytest.LogCaptureFixture, patience: float = 60.0
+) -> list[str]:
+    """Ask the store to have Redis write its files again, which must answer no; then close
+    the store. What the log said about the files, for the operator."""
+    try:
+        with caplog.at_level(logging.ERROR, logger=FILES_LOG):
+            assert await store.rewrite_files(patience) is False
+    finally:
+        await store.close()
+    return [r.getMessage() for r in caplog.records if r.name == FILES_LOG]
+
+
+def master_and_replica(factory: RedisServerFactory) -> tuple[RedisServer, RedisServer]:
+    """A persistent Redis on TCP and a persistent replica of it, both started."""
+    master = factory(persistent=True, tcp=True, extra_args=PLAIN)
+    master.start()
+    replica = factory(
+        persistent=True, tcp=True, extra_args=(*PLAIN, "--replicaof", "127.0.0.1", str(master.port))
+    )
+    replica.start()
+    return master, replica
+
+
 async def forget(service: GameService, user: str) -> str:
     asked = await service.command(member(user), "forget me")
     done = await service.press(member(user), asked.private[0].buttons[0][0].data)
@@ -101,14 +144,22 @@ async def forget(service: GameService, user: str) -> str:
     return done.private[0].text
 
 
+async def only_others_on_disk(service: GameService, *folders: Path) -> None:
+    """USER and Bob finish a game, which reaches the first folder's files, then USER is
+    forgotten: no file in any of the folders holds USER's name or id, and Bob's name is still
+    there (the files do hold what was not forgotten)."""
+    await finish(service, [USER, "bob"])
+    assert await on_disk(folders[0], [NAME, USER])
+    assert await forget(service, USER) == DONE
+    for folder in folders:
+        assert holding(folder, [NAME, USER]) == []
+        assert holding(folder, ["Bob"])
+
+
 async def test_no_file_of_the_server_keeps_a_forgotten_person(
     single: GameService, server: RedisServer
 ) -> None:
-    await finish(single, [USER, "bob"])
-    assert await on_disk(server.directory, [NAME, USER])  # the AOF has them now
-    assert await forget(single, USER) == DONE
-    assert holding(server.directory, [NAME, USER]) == []
-    assert holding(server.directory, ["Bob"])  # the files do hold what was not forgotten
+    await only_others_on_disk(single, server.directory)
 
 
 async def test_a_snapshot_left_by_a_server_without_save_points_is_written_again(
@@ -132,29 +183,15 @@ async def test_no_file_of_a_single_redis_replica_keeps_a_forgotten_person(
 ) -> None:
     """A replica copies the master's writes into its own AOF: it writes its files again too,
     once it has the forget's writes."""
-    master = redis_server_factory(persistent=True, tcp=True, extra_args=PLAIN)
-    master.start()
-    replica = redis_server_factory(
-        persistent=True, tcp=True, extra_args=(*PLAIN, "--replicaof", "127.0.0.1", str(master.port))
-    )
-    replica.start()
+    master, replica = master_and_replica(redis_server_factory)
     async for service in service_on(master.url):
-        await finish(service, [USER, "bob"])
-        assert await on_disk(replica.directory, [NAME, USER])  # copied there too
-        assert await forget(service, USER) == DONE
-    for server in (master, replica):
-        assert holding(server.directory, [NAME, USER]) == []
-        assert holding(server.directory, ["Bob"])
+        await only_others_on_disk(service, replica.directory, master.directory)
 
 
 async def test_no_file_of_any_cluster_node_keeps_a_forgotten_person(
     clustered: GameService, persistent_cluster: LocalCluster
 ) -> None:
-    await finish(clustered, [USER, "bob"])
-    assert await on_disk(persistent_cluster.directory, [NAME, USER])
-    assert await forget(clustered, USER) == DONE
-    assert holding(persistent_cluster.directory, [NAME, USER]) == []
-    assert holding(persistent_cluster.directory, ["Bob"])
+    await only_others_on_disk(clustered, persistent_cluster.directory)
 
 
 async def test_a_rewrite_already_under_way_is_followed_by_one_of_the_forget(
@@ -179,19 +216,7 @@ async def test_a_server_that_refuses_to_rewrite_is_told_in_words(
 ) -> None:
     """A Redis that does not let the bot rewrite its files (a managed one, an ACL): the person
     is forgotten from the data and told that the files may hold their name a while longer."""
-    server = redis_server_factory(persistent=True, tcp=True)
-    server.start()
-    with redis.Redis.from_url(server.url) as admin:
-        admin.acl_setuser(
-            "bot",
-            enabled=True,
-            passwords=["+secret"],
-            keys=["*"],
-            channels=["*"],
-            categories=["+@all"],
-            commands=["-bgrewriteaof", "-bgsave", "-config"],
-        )
-    url = f"redis://bot:secret@127.0.0.1:{server.port}/0"
+    url = limited(redis_server_factory, "bgrewriteaof", "bgsave", "config")
     async for service in service_on(url):
         await finish(service, [USER, "bob"])
         said = await forget(service, USER)
@@ -215,24 +240,8 @@ async def test_the_log_says_which_command_a_server_refused_and_why(
 ) -> None:
     """A Redis that lets the bot save but not rewrite its AOF: the store stops at once (the
     refusal will not go away by waiting) and the operator reads the refusal in the log."""
-    server = redis_server_factory(persistent=True, tcp=True)
-    server.start()
-    with redis.Redis.from_url(server.url) as admin:
-        admin.acl_setuser(
-            "bot",
-            enabled=True,
-            passwords=["+secret"],
-            keys=["*"],
-            categories=["+@all"],
-            commands=["-bgrewriteaof"],
-        )
-    store = Store.from_url(f"redis://bot:secret@127.0.0.1:{server.port}/0")
-    try:
-        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
-            assert await store.rewrite_files(60.0) is False
-    finally:
-        await store.close()
-    [said] = [r.getMessage() for r in caplog.records if r.name == "bot.store.files"]
+    store = Store.from_url(limited(redis_server_factory, "bgrewriteaof"))
+    [said] = await files_log(store, caplog)
     assert said.startswith("redis did not write its files again: BGREWRITEAOF: ")
     assert "no permissions to run the 'bgrewriteaof' command" in said
 
@@ -251,13 +260,7 @@ async def test_the_log_says_a_snapshot_failed(
     with redis.Redis.from_url(server.url) as admin:
         admin.config_set("dir", str(gone))
     gone.rmdir()
-    store = Store.from_url(server.url)
-    try:
-        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
-            assert await store.rewrite_files(60.0) is False
-    finally:
-        await store.close()
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.store.files"] == [
+    assert await files_log(Store.from_url(server.url), caplog) == [
         "redis did not write its files again: BGSAVE ended with rdb_last_bgsave_status:err"
     ]
 
@@ -279,16 +282,10 @@ async def test_a_replica_that_cannot_be_reached_is_told_in_the_log(
         ),
     )
     replica.start()
-    store = Store.from_url(master.url)
-    try:
-        with redis.Redis.from_url(master.url, decode_responses=True) as admin:
-            while admin.info("replication").get("slave0", {}).get("port") != nowhere:
-                await asyncio.sleep(0.05)
-        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
-            assert await store.rewrite_files(60.0) is False
-    finally:
-        await store.close()
-    [said] = [r.getMessage() for r in caplog.records if r.name == "bot.store.files"]
+    with redis.Redis.from_url(master.url, decode_responses=True) as admin:
+        while admin.info("replication").get("slave0", {}).get("port") != nowhere:
+            await asyncio.sleep(0.05)
+    [said] = await files_log(Store.from_url(master.url), caplog)
     assert said.startswith("Redis' files could not be written again: ")
     assert f"127.0.0.1:{nowhere}" in said
 
@@ -347,12 +344,7 @@ async def test_a_redis_gone_during_the_rewrite_is_told_in_the_log(
     server = redis_server_factory(persistent=True, tcp=True)
     server.start()
     store = Store.from_url(server.url, retries=0)
-    try:
-        await store.ping()
-        server.stop()
-        with caplog.at_level(logging.ERROR, logger="bot.store.files"):
-            assert await store.rewrite_files(60.0) is False
-    finally:
-        await store.close()
-    [said] = [r.getMessage() for r in caplog.records if r.name == "bot.store.files"]
+    await store.ping()
+    server.stop()
+    [said] = await files_log(store, caplog)
     assert said.startswith("Redis' files could not be written again: ")

@@ -20,11 +20,23 @@ from bot.redis_server import RedisServer, find_redis_server, free_port
 from bot.store import Store
 from tests.conftest import RedisServerFactory
 from tests.redis_cluster import LocalCluster
-from tests.test_forget_files import DONE, NAME, PLAIN, USER, forget, holding, on_disk, service_on
+from tests.test_forget_files import (
+    DONE,
+    FILES_LOG,
+    NAME,
+    PLAIN,
+    USER,
+    files_log,
+    forget,
+    holding,
+    master_and_replica,
+    on_disk,
+    only_others_on_disk,
+    service_on,
+)
 from tests.test_redis_folder import redis_major
 from tests.test_results import finish
 
-FILES_LOG = "bot.store.files"
 # Long enough that a busy machine's stall is not taken for a failed node (which the forget
 # would then rightly leave out), short enough that a stopped one is flagged soon.
 NODE_TIMEOUT_MS = 3000
@@ -52,14 +64,21 @@ def other_master(cluster: LocalCluster) -> RedisServer:
     return next(s for s in cluster.masters() if s.port != cluster.ports[0])
 
 
-@pytest.fixture
-def failing_cluster() -> Iterator[LocalCluster]:
-    cluster = LocalCluster(persistent=True, node_timeout_ms=NODE_TIMEOUT_MS, extra_args=PLAIN)
+def running(node_timeout_ms: int = NODE_TIMEOUT_MS, *args: str) -> Iterator[LocalCluster]:
+    """A persistent local cluster, started, stopped after the test."""
+    cluster = LocalCluster(
+        persistent=True, node_timeout_ms=node_timeout_ms, extra_args=(*PLAIN, *args)
+    )
     cluster.start()
     try:
         yield cluster
     finally:
         cluster.stop()
+
+
+@pytest.fixture
+def failing_cluster() -> Iterator[LocalCluster]:
+    yield from running()
 
 
 async def test_a_forget_after_a_failover_rewrites_every_live_node(
@@ -81,13 +100,7 @@ async def test_a_forget_after_a_failover_rewrites_every_live_node(
 
 @pytest.fixture
 def no_failover_cluster() -> Iterator[LocalCluster]:
-    args = (*PLAIN, "--cluster-replica-no-failover", "yes")
-    cluster = LocalCluster(persistent=True, node_timeout_ms=NODE_TIMEOUT_MS, extra_args=args)
-    cluster.start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
+    yield from running(NODE_TIMEOUT_MS, "--cluster-replica-no-failover", "yes")
 
 
 async def test_a_cluster_whose_replicas_never_take_over_has_every_node_rewritten(
@@ -96,11 +109,7 @@ async def test_a_cluster_whose_replicas_never_take_over_has_every_node_rewritten
     """Replicas set never to take over (`cluster-replica-no-failover`) show every node with
     the flag `nofailover`, which is no failure: each node still writes its files again."""
     async for service in service_on(no_failover_cluster.url):
-        await finish(service, [USER, "bob"])
-        assert await on_disk(no_failover_cluster.directory, [NAME, USER])
-        assert await forget(service, USER) == DONE
-    assert holding(no_failover_cluster.directory, [NAME, USER]) == []
-    assert holding(no_failover_cluster.directory, ["Bob"])
+        await only_others_on_disk(service, no_failover_cluster.directory)
 
 
 async def test_a_replica_whose_master_failed_is_not_vouched_for(
@@ -112,15 +121,10 @@ async def test_a_replica_whose_master_failed_is_not_vouched_for(
     dead = other_master(cluster)
     orphan = cluster.replica_of(dead)
     store = Store.from_url(cluster.url)
-    try:
-        await store.ping()
-        dead.stop()
-        await until(flagged, cluster, dead, "fail")
-        with caplog.at_level(logging.ERROR, logger=FILES_LOG):
-            assert await store.rewrite_files(120.0) is False
-    finally:
-        await store.close()
-    said = [r.getMessage() for r in caplog.records if r.name == FILES_LOG]
+    await store.ping()  # its map of the cluster made while the master lives
+    dead.stop()
+    await until(flagged, cluster, dead, "fail")
+    said = await files_log(store, caplog, 120.0)
     assert said == [
         f"127.0.0.1:{orphan.port} did not write its files again: "
         f"its master 127.0.0.1:{dead.port} is not one the store knows"
@@ -184,11 +188,7 @@ async def test_a_replica_is_reached_at_its_own_address_with_the_masters_password
         with redis.Redis.from_url(master.url, password=secret, decode_responses=True) as admin:
             await until(lambda: admin.info("replication").get("slave0", {}).get("ip"))
             assert admin.info("replication")["slave0"]["ip"] == "127.0.0.2"
-        await finish(service, [USER, "bob"])
-        assert await on_disk(replica.directory, [NAME, USER])
-        assert await forget(service, USER) == DONE
-    for server in (master, replica):
-        assert holding(server.directory, [NAME, USER]) == []
+        await only_others_on_disk(service, replica.directory, master.directory)
 
 
 def counters(url: str) -> tuple[int, int]:
@@ -213,12 +213,7 @@ async def test_a_lagging_replica_is_rewritten_only_once_it_has_the_forget(
     """A replica that has not yet applied the forget's writes (here held by `CLIENT PAUSE
     WRITE`, as a busy replica would be) is waited for: a rewrite then would copy the person
     again. Once it has caught up, its files are written and hold nothing of them."""
-    master = redis_server_factory(persistent=True, tcp=True, extra_args=PLAIN)
-    master.start()
-    replica = redis_server_factory(
-        persistent=True, tcp=True, extra_args=(*PLAIN, "--replicaof", "127.0.0.1", str(master.port))
-    )
-    replica.start()
+    master, replica = master_and_replica(redis_server_factory)
     async for service in service_on(master.url):
         await finish(service, [USER, "bob"])
         assert await on_disk(replica.directory, [NAME, USER])
@@ -273,12 +268,7 @@ async def test_a_replica_that_stays_behind_is_given_up_after_the_patience(
 @pytest.fixture
 def patient_cluster() -> Iterator[LocalCluster]:
     """A cluster that waits a minute before giving up on a node it was asked to meet."""
-    cluster = LocalCluster(persistent=True, node_timeout_ms=60_000, extra_args=PLAIN)
-    cluster.start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
+    yield from running(60_000)
 
 
 def meeting(cluster: LocalCluster, port: int) -> bool:

@@ -28,14 +28,15 @@ LAST: RGB = (0, 229, 255)  # the ring around the last tile placed
 PANEL: RGB = (50, 58, 68)  # the Verbotene Stadt panel
 
 
-def decoded(gif: bytes) -> list[Image.Image]:
-    """Each frame as a viewer shows it (RGB, what came before included)."""
+def decoded(gif: bytes, mode: str = "RGB") -> list[Image.Image]:
+    """Each frame as a viewer shows it, what came before included (in RGBA, a pixel left
+    transparent shows the chat behind)."""
     shown = Image.open(io.BytesIO(gif))
     assert isinstance(shown, GifImagePlugin.GifImageFile)
     out = []
     for k in range(shown.n_frames):
         shown.seek(k)
-        out.append(shown.convert("RGB"))
+        out.append(shown.convert(mode))
     return out
 
 

@@ -4,26 +4,19 @@ few bytes."""
 
 from __future__ import annotations
 
-import io
 import random
 
-from PIL import GifImagePlugin, Image, ImageDraw
+from PIL import Image, ImageDraw
 
 from render.animation import animate
+from tests.test_render_replay import decoded as shown_as
 
 SIZE = (48, 32)
 
 
 def decoded(gif: bytes) -> list[Image.Image]:
-    """Each frame as a viewer shows it (RGBA: a pixel left transparent shows the chat behind,
-    what came before included)."""
-    shown = Image.open(io.BytesIO(gif))
-    assert isinstance(shown, GifImagePlugin.GifImageFile)
-    out = []
-    for k in range(shown.n_frames):
-        shown.seek(k)
-        out.append(shown.convert("RGBA"))
-    return out
+    """Each frame as a viewer shows it, in RGBA."""
+    return shown_as(gif, "RGBA")
 
 
 def full_palette() -> list[int]:

@@ -14,7 +14,7 @@ from bot.service import GameService
 from bot.service import results as kept
 from bot.store import Store
 from tests.conftest import fixed_seeds
-from tests.test_results import member, near_the_end, only_result
+from tests.test_results import member, near_the_end, only_result, result_of
 from tests.test_saved_moves import play_first_spot
 from tests.test_service import CHANNEL, Clock, settings
 
@@ -55,17 +55,7 @@ async def test_the_final_message_gives_each_seats_rating_change_and_the_replay(
 
 def level_twice(first: ResultSeat, second: ResultSeat) -> Result:
     ann = ResultSeat(seat="A", name="Ann", user_id="ann", score=30, place=1)
-    return Result(
-        id="0123456789abcdef" * 2,
-        kind="verbotene_stadt",
-        ended=1.0,
-        platform="console",
-        channel="room1",
-        community="room1",
-        moves=40,
-        seats=[ann, first, second],
-        record={},
-    )
+    return result_of([ann, first, second])
 
 
 def test_a_level_seated_twice_is_rated_from_its_best_placed_seat_whatever_the_seat_order() -> None:
