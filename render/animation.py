@@ -149,7 +149,14 @@ def _scaled(frame: Image.Image, scale: float) -> Image.Image:
     ringing makes colours the palette lacks), mapped back to its own palette."""
     size = (max(1, round(frame.width * scale)), max(1, round(frame.height * scale)))
     smooth = frame.convert("RGB").resize(size, Image.Resampling.BOX)
-    return smooth.quantize(palette=frame, dither=Image.Dither.NONE)
+    scaled = smooth.quantize(palette=frame, dither=Image.Dither.NONE)
+    # The RGB copy turned a transparent index into a colour, which Pillow's GIF writer cannot
+    # take for an index: the scaled frame marks the same index as the frame did.
+    mark = frame.info.get("transparency")
+    scaled.info.pop("transparency", None)
+    if isinstance(mark, int):
+        scaled.info["transparency"] = mark
+    return scaled
 
 
 def _free_index(frames: list[Image.Image]) -> int | None:

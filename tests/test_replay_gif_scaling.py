@@ -3,6 +3,7 @@ covers, mapped back to the frames' own colours without dithering, one pixel at t
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
@@ -97,6 +98,26 @@ def test_frames_with_a_transparent_index_are_made_smaller_too() -> None:
     own = {tuple(rgb[k : k + 3]) for k in range(0, len(rgb), 3)}
     for image in just_over(frames):
         assert {colour for _, colour in image.getcolors(256) or ()} <= own
+
+
+def test_frames_with_a_transparent_index_and_a_short_palette_are_made_smaller_too() -> None:
+    """Frames in P mode whose palette has 4 colours (a PNG's own, short one), one of them
+    marked transparent: scaled like any others, keeping to their colours and to the colour
+    they mark transparent."""
+    four = [BLACK, WHITE, *NOISE[:2]]
+    frames = []
+    for seed in range(2):
+        rng = random.Random(seed)
+        frame = Image.new("P", (160, 160))
+        frame.putpalette([v for colour in four for v in colour])
+        frame.putdata([rng.randrange(4) for _ in range(160 * 160)])
+        frame.info["transparency"] = 3
+        frames.append(frame)
+    for image in just_over(frames):
+        assert {colour for _, colour in image.getcolors(256) or ()} <= set(four)
+    full = animate(frames)
+    for gif in (full, animate(frames, limit=len(full) - 1)):  # the same colour marked, scaled too
+        assert Image.open(io.BytesIO(gif)).info["transparency"] == 3
 
 
 def test_a_limit_nothing_fits_in_is_refused_with_the_size_at_the_smallest_scale() -> None:
