@@ -368,3 +368,23 @@ async def test_a_standing_without_a_best_score_shows_a_dash(store: Store) -> Non
         )
     finally:
         made.computer.close()
+
+
+async def test_a_servers_board_for_one_game_lists_no_one_who_played_only_the_other_there(
+    store: Store,
+) -> None:
+    """Ivy played Forbidden City in another server and Die Verbotene Stadt in this one: this
+    server's Forbidden City board is still empty, its Verbotene Stadt board lists her."""
+    made = GameService(store, settings(), clock=Clock(), seeds=fixed_seeds())
+    try:
+        ivy = Player("Ivy", 26.0, 5.0, games=1, wins=1, best=30)
+        update = Update("console:ivy", 0, ivy, Rating(26.0, 5.0).ordinal, True)
+        assert await store.apply("console:r:1", "00000001", 1.0, FC, "console:guild2", [update])
+        assert await store.apply("console:r:2", "00000002", 2.0, VS, "console:guild1", [update])
+        here = member("cat")  # in guild1
+        knizia = (await made.command(here, "top knizia")).public[0].text
+        assert knizia == "Forbidden City: best players here: no rated games yet."
+        stadt = (await made.command(here, "top stadt")).public[0].text
+        assert "Ivy" in stadt and "no rated games yet" not in stadt
+    finally:
+        made.computer.close()
