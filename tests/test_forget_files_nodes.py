@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 import redis
@@ -296,3 +299,67 @@ async def test_a_node_the_cluster_has_not_met_yet_is_left_out(
         await until(meeting, patient_cluster, absent)
         assert await forget(service, USER) == DONE
     assert holding(patient_cluster.directory, [NAME, USER]) == []
+
+
+def speaks_tls(binary: Path) -> bool:
+    """Whether this redis-server was built with TLS: one that was not refuses `tls-port` as a
+    bad directive before it reads the bad port that follows (either way it exits at once)."""
+    said = subprocess.run(
+        [str(binary), "--tls-port", "1", "--port", "none"], capture_output=True, text=True
+    )
+    return "'tls-port" not in said.stdout + said.stderr
+
+
+def certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key, made by openssl."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"),
+            *("-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost"),
+            *("-addext", "subjectAltName=IP:127.0.0.1"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+@pytest.mark.skipif(
+    shutil.which("openssl") is None or not speaks_tls(find_redis_server()),
+    reason="needs openssl and a redis-server built with TLS",
+)
+async def test_a_replica_reached_over_tls_only_has_its_files_written_again(
+    redis_server_factory: RedisServerFactory, tmp_path: Path
+) -> None:
+    """A Redis served over TLS only (as managed ones are), with a replica copying over TLS:
+    the store reaches the replica the way it reaches the master, TLS included, so both write
+    their files again and the person hears it is done."""
+    cert, key = certificate(tmp_path)
+    tls = (
+        *("--tls-cert-file", str(cert), "--tls-key-file", str(key)),
+        *("--tls-ca-cert-file", str(cert), "--tls-auth-clients", "no"),
+        *("--tls-replication", "yes"),
+    )
+    port = free_port()  # the master's only port reached over TCP
+    master = redis_server_factory(
+        persistent=True, extra_args=(*PLAIN, *tls, "--tls-port", str(port))
+    )
+    master.start()
+    replica = redis_server_factory(
+        persistent=True,
+        extra_args=(
+            *PLAIN,
+            *tls,
+            "--tls-port",
+            str(free_port()),
+            "--replicaof",
+            "127.0.0.1",
+            str(port),
+        ),
+    )
+    replica.start()
+    with redis.Redis.from_url(master.url, decode_responses=True) as admin:
+        await until(lambda: admin.info("replication").get("slave0", {}).get("state") == "online")
+    async for service in service_on(f"rediss://127.0.0.1:{port}/0?ssl_cert_reqs=none"):
+        await only_others_on_disk(service, replica.directory, master.directory)
