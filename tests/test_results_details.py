@@ -529,3 +529,16 @@ async def test_a_last_move_that_crosses_another_write_changes_nothing(
     assert again.ok and "Game over" in again.public[0].text
     assert await table_of(racing) is None
     assert len(await racing.channel_results(ROOM, 10)) == 1
+
+
+async def test_a_second_game_is_rated_from_the_first(service: GameService, store: Store) -> None:
+    """A player's second rated game starts from the rating the first left them, not from a
+    newcomer's: their uncertainty keeps shrinking game after game."""
+    players = ["console:ann", "console:bob"]
+    await finish(service, ["ann", "bob"])
+    first = await store.players(KIND, players)
+    await finish(service, ["ann", "bob"])
+    second = await store.players(KIND, players)
+    for key in players:
+        assert (first[key].games, second[key].games) == (1, 2)
+        assert second[key].sigma < first[key].sigma, key  # surer of them after two games
