@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run selfplay test lint bench clean messages mutants
+.PHONY: run selfplay test lint bench clean messages mutants wheels deploy-test
 
 # Exact versions from constraints.txt: a new release of a library cannot break the build.
 $(STAMP): pyproject.toml constraints.txt
@@ -57,3 +57,16 @@ messages: $(STAMP)
 			$(VENV)/bin/pybabel init -i bot/locales/messages.pot -d bot/locales -l $$lang; \
 		fi; \
 	done
+
+# The wheels of fc-bot and everything it needs, at constraints.txt's pins, for deploy/Dockerfile
+# (installed there with no package index). async-timeout: redis needs it on Debian bookworm's
+# Python 3.11.2 (deploy/local images), not on a newer 3.11.
+wheels: $(STAMP)
+	rm -f deploy/wheels/*.whl
+	$(PY) -m pip wheel -q -c constraints.txt --wheel-dir deploy/wheels . async-timeout
+
+# The deploy files run for real (docs/operations.md): images built here with no registry, the
+# compose files brought up, a game played through them while containers are killed and rolled.
+# Exit status 77: no Docker engine could start on this machine (nothing was tested).
+deploy-test: wheels
+	$(PY) -m tests.deploy

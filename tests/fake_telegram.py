@@ -82,6 +82,7 @@ class Call:
     result: Any = None
     failed: str | None = None  # the error description, if the fake refused the call
     abandoned: bool = False  # the client hung up before the answer (a cancelled long poll)
+    at: float = field(default_factory=time.monotonic)  # when it arrived
 
     @property
     def chat_id(self) -> int | None:
@@ -189,12 +190,13 @@ class FakeBotApi:
         self.port = 0
 
     # ------------------------------------------------------------------ server
-    async def start(self) -> None:
+    async def start(self, host: str = "127.0.0.1") -> None:
+        """Listen on `host` (all addresses: "0.0.0.0", for bots in containers)."""
         app = web.Application(client_max_size=20 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, host, 0)
         await site.start()
         server = site._server
         assert server is not None

@@ -7,6 +7,7 @@ once, job leases, closed DMs, metrics)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -897,10 +898,32 @@ async def test_a_skip_in_the_middle_of_a_late_turn_leaves_that_turn_late(
 
 
 async def test_an_update_is_handled_once_per_platform(service: GameService) -> None:
-    assert await service.first_delivery("telegram", 7)
-    assert not await service.first_delivery("telegram", 7)  # a platform's retry
-    assert await service.first_delivery("telegram", 8)
-    assert await service.first_delivery("discord", 7)  # another platform's own numbering
+    assert await service.claim_delivery("telegram", 7) == "claimed"
+    assert await service.claim_delivery("telegram", 7) == "busy"  # a retry while it is handled
+    await service.delivered("telegram", 7)
+    assert await service.claim_delivery("telegram", 7) == "handled"  # a retry after
+    assert await service.claim_delivery("telegram", 8) == "claimed"
+    assert await service.claim_delivery("discord", 7) == "claimed"  # another platform's numbers
+
+
+async def test_an_update_whose_handler_died_is_handled_by_a_later_delivery(
+    store: Store,
+) -> None:
+    assert await store.claim_delivery("telegram", 9, lease=0.3) == "claimed"
+    assert await store.claim_delivery("telegram", 9, lease=0.3) == "busy"
+    # Its process never marks it handled: once the claim runs out, a retry takes it.
+    async with asyncio.timeout(10):
+        while (claim := await store.claim_delivery("telegram", 9, lease=30)) == "busy":
+            await asyncio.sleep(0.05)
+    assert claim == "claimed"
+
+
+async def test_an_update_seen_by_a_process_of_the_first_version_stays_handled(
+    store: Store,
+) -> None:
+    client = await store._client()
+    await client.set("fc:seen:telegram:10", "1", ex=60)  # what first_delivery wrote
+    assert await store.claim_delivery("telegram", 10, lease=30) == "handled"
 
 
 async def test_one_process_at_a_time_holds_a_job(service: GameService) -> None:

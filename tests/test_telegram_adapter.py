@@ -16,7 +16,7 @@ from PIL import Image
 
 from bot.actor import Actor
 from bot.replies import Button, Direct, Message, Reply, mention
-from bot.store import Held
+from bot.store import Claim, Held
 from bot.telegram import build_application, run
 from bot.telegram.app import command_text, file_url
 from bot.telegram.delivery import split_text, visible_length
@@ -62,8 +62,11 @@ class ScriptedService:
     async def chat_moved(self, platform: str, old_id: str, new_id: str) -> bool:
         return False
 
-    async def first_delivery(self, platform: str, update_id: int) -> bool:
-        return True
+    async def claim_delivery(self, platform: str, update_id: int) -> Claim:
+        return "claimed"
+
+    async def delivered(self, platform: str, update_id: int) -> None:
+        return None
 
     async def hold(self, job: str, holder: str, seconds: float) -> Held | None:
         return Held(taken=True)  # the only process: it polls

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from typing import Any
 
+import aiohttp
 import pytest
 from pydantic import SecretStr
 
@@ -20,6 +21,7 @@ from bot.redis_server import free_port
 from bot.service import GameService
 from bot.store import Channel, Deadline, Store
 from bot.telegram import run
+from bot.telegram.webhook import SECRET_HEADER
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import FakeBotApi, Harness, TgUser, settings_for
 from tests.test_telegram_unreachable import typed_move, whose_turn
@@ -78,14 +80,19 @@ def service_on(store: Store) -> GameService:
     return GameService(store, settings, seeds=fixed_seeds())
 
 
-async def test_the_webhook_refuses_a_request_without_the_secret_and_acts_once(
-    api: FakeBotApi, store: Store, served: Served
-) -> None:
+async def one_webhook(api: FakeBotApi, store: Store, served: Served) -> str:
+    """A process serving the webhook, once Telegram knows it: the URL it listens on."""
     port = free_port()
     served.start(webhook_settings(api, port), service_on(store))
     await until(lambda: api.webhook is not None and _listening(port))
     assert api.webhook == (f"https://bot.example/tg/{port}", SECRET)
-    url = f"http://127.0.0.1:{port}/tg/{port}"
+    return f"http://127.0.0.1:{port}/tg/{port}"
+
+
+async def test_the_webhook_refuses_a_request_without_the_secret_and_acts_once(
+    api: FakeBotApi, store: Store, served: Served
+) -> None:
+    url = await one_webhook(api, store, served)
     update = api.command(GROUP, ANN, "/fc new")
 
     for secret in (None, "wrong"):
@@ -97,12 +104,35 @@ async def test_the_webhook_refuses_a_request_without_the_secret_and_acts_once(
 
     status, _ = await api.post_webhook(url, update, SECRET)
     assert status == 200
-    await until(lambda: len(api.sent(GROUP)) == 1)
+    # Answered only once handled: a process killed before its 200 leaves Telegram to retry.
+    assert len(api.sent(GROUP)) == 1
     assert "opens a Forbidden City table" in api.sent(GROUP)[0].text
     status, _ = await api.post_webhook(url, update, SECRET)  # Telegram retries it
     assert status == 200
     await asyncio.sleep(0.5)
     assert len(api.sent(GROUP)) == 1
+
+
+async def test_a_delivery_while_another_process_handles_the_update_is_left_for_a_retry(
+    api: FakeBotApi, store: Store, served: Served
+) -> None:
+    url = await one_webhook(api, store, served)
+    update = api.command(GROUP, ANN, "/fc new")
+    # Another process has claimed it and is handling it now.
+    assert await store.claim_delivery("telegram", update["update_id"], lease=60) == "claimed"
+    status, _ = await api.post_webhook(url, update, SECRET)
+    assert status == 503  # not 200: should that process die, Telegram delivers it again
+    assert api.sent(GROUP) == []
+    await store.delivered("telegram", update["update_id"], keep=60)  # it is done
+    status, _ = await api.post_webhook(url, update, SECRET)
+    assert status == 200
+    await asyncio.sleep(0.3)
+    assert api.sent(GROUP) == []  # handled once, by the other process
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url, data=b"{not json", headers={SECRET_HEADER: SECRET}) as response,
+    ):
+        assert response.status == 400
 
 
 async def test_an_update_retried_to_another_process_acts_once(

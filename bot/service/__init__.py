@@ -28,7 +28,7 @@ from ..computer import Computer
 from ..config import Settings
 from ..metrics import COMMANDS
 from ..replies import Reply
-from ..store import Channel, Held, Store
+from ..store import Channel, Claim, Held, Store
 from . import chat, deadlines, router
 from .context import Context
 
@@ -37,6 +37,9 @@ __all__ = ["GameService"]
 
 # A platform retries an update it got no answer to within minutes; remember it for a day.
 SEEN_FOR = 24 * 3600.0
+# How long a process may handle an update before another takes it over, its process presumed
+# dead: far above a command's handling time, short enough that a retry soon finds it free.
+DELIVERY_CLAIM = 15.0
 
 
 class GameService:
@@ -138,9 +141,13 @@ class GameService:
         """The table of a channel as it stands, and the prompts of those it waits for."""
         return await deadlines.resume(self.ctx, Channel.of(platform, channel_id))
 
-    async def first_delivery(self, platform: str, update_id: int) -> bool:
-        """True only the first time a platform's update reaches any process."""
-        return await self.store.first_delivery(platform, update_id, SEEN_FOR)
+    async def claim_delivery(self, platform: str, update_id: int) -> Claim:
+        """Whether to handle a platform's update now (see `Store.claim_delivery`)."""
+        return await self.store.claim_delivery(platform, update_id, DELIVERY_CLAIM)
+
+    async def delivered(self, platform: str, update_id: int) -> None:
+        """The update is handled: a delivery of it again is dropped."""
+        await self.store.delivered(platform, update_id, SEEN_FOR)
 
     async def hold(self, job: str, holder: str, seconds: float) -> Held | None:
         """Take or renew the lease of a job one process runs at a time (see `Store.hold`)."""

@@ -22,7 +22,7 @@ from .games import MAX_DATA_BYTES, Games
 from .keys import BUCKETS, Channel, ChatSettings, Deadline, GameRecord
 from .migration import CLAIMS_KEY, DEADLINES_KEY, Migration
 from .moving import Move
-from .once import Held, Once
+from .once import Claim, Held, Once
 from .ratings import Player, Ratings, Update
 from .results import Results, parse_ref
 from .scripts import ARCHIVE, CLAIM, CREATE, DONE, SAVE
@@ -39,6 +39,7 @@ __all__ = [
     "AlreadyExists",
     "Channel",
     "ChatSettings",
+    "Claim",
     "Conflict",
     "Connector",
     "Deadline",

@@ -1,17 +1,35 @@
 """What must happen once across processes, apart from deadlines: an update a platform
-delivers twice (Telegram retries a webhook it got no answer to) is handled once, and a job
+delivers twice (Telegram retries a webhook it got no answer to) is handled once (and again
+only if the process handling it died first), and a job
 only one process may run at a time (polling Telegram) is held by a lease that runs out when
 its holder dies, and that remembers how its last holder left."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .base import StoreBase, guarded
 from .connecting import Script
 from .keys import check_part
 
-__all__ = ["Held", "Once"]
+__all__ = ["Claim", "Held", "Once"]
+
+Claim = Literal["claimed", "handled", "busy"]
+_CLAIMS: dict[int, Claim] = {0: "handled", 1: "claimed", 2: "busy"}
+
+# KEYS: the update's key. ARGV: milliseconds a claim lasts. 1: claimed now, by the caller; 0:
+# handled already ("1" is what processes of the first version wrote on seeing one); 2: being
+# handled, by a process that claimed it less than a claim ago.
+_CLAIM_DELIVERY = Script(
+    """
+local seen = redis.call('GET', KEYS[1])
+if seen == 'done' or seen == '1' then return 0 end
+if seen then return 2 end
+redis.call('SET', KEYS[1], 'claimed', 'PX', ARGV[1])
+return 1
+"""
+)
 
 # KEYS: the lease, its trace. ARGV: holder, milliseconds. Taken when free, renewed by its
 # holder. The trace keeps when a holder last had it (Redis's clock, ms) and whether it gave it
@@ -68,16 +86,28 @@ def _keys(job: str) -> list[str]:
     return [lease, f"{{{lease}}}:trace"]
 
 
+def _seen(platform: str, update_id: int | str) -> str:
+    return f"fc:seen:{check_part('platform', platform)}:{check_part('update', str(update_id))}"
+
+
 class Once(StoreBase):
     """Updates seen once, and leases on named jobs."""
 
     @guarded
-    async def first_delivery(self, platform: str, update_id: int | str, keep: float) -> bool:
-        """True the first time this update is seen, False for every delivery after it (for
-        `keep` seconds: longer than the platform retries)."""
-        key = f"fc:seen:{check_part('platform', platform)}:{check_part('update', str(update_id))}"
+    async def claim_delivery(self, platform: str, update_id: int | str, lease: float) -> Claim:
+        """ "claimed" when the caller is to handle this update now: nobody has, or the process
+        that claimed it died (its claim lasts `lease` seconds); "handled" once `delivered`
+        said so; "busy" while another process handles it."""
         client = await self._client()
-        return bool(await client.set(key, "1", nx=True, ex=max(1, int(keep))))
+        state = await _CLAIM_DELIVERY(client, [_seen(platform, update_id)], [int(lease * 1000)])
+        return _CLAIMS[int(state)]
+
+    @guarded
+    async def delivered(self, platform: str, update_id: int | str, keep: float) -> None:
+        """The update is handled: every later delivery of it is dropped, for `keep` seconds
+        (longer than the platform retries)."""
+        client = await self._client()
+        await client.set(_seen(platform, update_id), "done", ex=max(1, int(keep)))
 
     @guarded
     async def hold(self, job: str, holder: str, seconds: float) -> Held | None:

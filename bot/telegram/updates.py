@@ -15,17 +15,14 @@ import contextlib
 import logging
 import uuid
 from typing import Final, Protocol
-from urllib.parse import urlsplit
-
-from telegram import Update
-from telegram.ext import ApplicationHandlerStop, TypeHandler
 
 from bot.config import Settings
 from bot.ops import Health
 from bot.store import Held
 
-from .app import ALLOWED_UPDATES, Context, TelegramApp, build_application
-from .contract import PLATFORM, GameServiceApi
+from .app import ALLOWED_UPDATES, TelegramApp, build_application
+from .contract import GameServiceApi
+from .webhook import Deliveries, Webhook
 
 __all__ = ["POLL_RETRY", "Coordinated", "run"]
 
@@ -36,25 +33,12 @@ POLL_JOB: Final = "telegram-poller"
 POLL_RETRY: Final = 1.0
 
 
-class Coordinated(GameServiceApi, Protocol):
+class Coordinated(GameServiceApi, Deliveries, Protocol):
     """The service, with what processes agree on through the store."""
-
-    async def first_delivery(self, platform: str, update_id: int) -> bool: ...
 
     async def hold(self, job: str, holder: str, seconds: float) -> Held | None: ...
 
     async def let_go(self, job: str, holder: str) -> None: ...
-
-
-def once_only(service: Coordinated) -> TypeHandler[Update, Context, None]:
-    """A first handler that stops an update seen before (by any process)."""
-
-    async def check(update: Update, context: Context) -> None:
-        if not await service.first_delivery(PLATFORM, update.update_id):
-            log.info("update %d came again: already handled", update.update_id)
-            raise ApplicationHandlerStop
-
-    return TypeHandler(Update, check)
 
 
 def resumed(held: Held) -> str:
@@ -132,24 +116,6 @@ class Poller:
                 await self.service.let_go(POLL_JOB, self.holder)
 
 
-async def _serve_webhook(application: TelegramApp, settings: Settings) -> None:
-    assert settings.telegram_webhook_url is not None and application.updater is not None
-    secret = settings.telegram_webhook_secret
-    await application.updater.start_webhook(
-        listen=settings.telegram_webhook_listen,
-        port=settings.telegram_webhook_port,
-        url_path=urlsplit(settings.telegram_webhook_url).path.lstrip("/"),
-        webhook_url=settings.telegram_webhook_url,
-        secret_token=secret.get_secret_value() if secret is not None else None,
-        allowed_updates=ALLOWED_UPDATES,
-    )
-    log.info(
-        "Telegram webhook served on %s:%d",
-        settings.telegram_webhook_listen,
-        settings.telegram_webhook_port,
-    )
-
-
 async def run(
     settings: Settings,
     service: Coordinated,
@@ -162,9 +128,9 @@ async def run(
     their own event loop while the service's Redis connection lives in the caller's.
     """
     application = build_application(settings, service)
-    webhook = settings.telegram_webhook_url is not None
-    if webhook:
-        application.add_handler(once_only(service), group=-1)
+    webhook = (
+        None if settings.telegram_webhook_url is None else Webhook(application, settings, service)
+    )
     async with application:  # initialize / shutdown
         if application.post_init is not None:
             await application.post_init(application)
@@ -175,14 +141,21 @@ async def run(
         poller = None if webhook else Poller(application, service, lease)
         if health is not None:
             health.add(
-                "telegram", lambda: updater.running or (poller is not None and not poller.polling)
+                "telegram",
+                lambda: (
+                    webhook.serving
+                    if webhook is not None
+                    else updater.running or (poller is not None and not poller.polling)
+                ),
             )
         polling = None if poller is None else asyncio.create_task(poller.run(), name="fc-poller")
         try:
-            if webhook:
-                await _serve_webhook(application, settings)
+            if webhook is not None:
+                await webhook.start()
             await (stop or asyncio.Event()).wait()
         finally:
+            if webhook is not None:
+                await webhook.stop()
             if polling is not None:
                 polling.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
