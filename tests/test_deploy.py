@@ -94,3 +94,5 @@ def test_compose_files_take_their_images_and_settings_file_from_the_environment(
     for service in redis:
         words = [str(word) for word in service["command"]]
         assert words[words.index("--protected-mode") + 1] == "no"  # Debian's Redis too
+    proxies = [s for s in services.values() if "caddy" in str(s.get("command", ""))]
+    assert all(s["image"] == "${CADDY_IMAGE:-caddy:2-alpine}" for s in proxies)

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Base images for machines that reach Debian's package mirror but no image registry: a Debian
-# bookworm root made by debootstrap and imported into Docker, then Python 3.11 and Redis 7 from
-# Debian's own packages on top of it. Built once; an image already present is kept.
-#   deploy/local/build-images.sh            # fc-bot-local/debian, fc-bot-local/python, fc-bot-local/redis
+# bookworm root made by debootstrap and imported into Docker, then Python 3.11, Redis 7 and
+# Caddy 2 from Debian's own packages on top of it. Built once; an image already present is kept.
+#   deploy/local/build-images.sh   # fc-bot-local/debian, /python, /redis and /caddy
 # Then build and run with them (docs/operations.md, "Without a registry"):
-#   PYTHON_IMAGE=fc-bot-local/python:3.11 REDIS_IMAGE=fc-bot-local/redis:7 docker-compose ...
+#   PYTHON_IMAGE=fc-bot-local/python:3.11 REDIS_IMAGE=fc-bot-local/redis:7 \
+#   CADDY_IMAGE=fc-bot-local/caddy:2 docker-compose ...
 # Needs root, debootstrap and a running Docker engine. MIRROR names another Debian mirror.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,8 +31,8 @@ if ! present fc-bot-local/debian:bookworm; then
         --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
         --change 'CMD ["bash"]' - fc-bot-local/debian:bookworm >/dev/null
 fi
-for name in python redis; do
-    tag=$( [ "$name" = python ] && echo 3.11 || echo 7 )
+for image in python:3.11 redis:7 caddy:2; do
+    name=${image%%:*} tag=${image#*:}
     if ! present "fc-bot-local/$name:$tag"; then
         echo "building fc-bot-local/$name:$tag from Debian's packages" >&2
         "$docker" build -q -t "fc-bot-local/$name:$tag" -f "$here/$name.Dockerfile" "$here" >/dev/null

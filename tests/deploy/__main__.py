@@ -13,6 +13,7 @@ no Docker engine can run here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import signal
@@ -24,6 +25,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import aiohttp
+
 from bot.store import Store
 from tests.fake_telegram import TOKEN, FakeBotApi
 from tests.procs import ROOT
@@ -31,6 +34,7 @@ from tests.procs import ROOT
 from .compose import Project
 from .engine import SKIPPED, EngineUnavailable, install_missing, running_engine
 from .images import (
+    LOCAL_CADDY,
     LOCAL_PYTHON,
     LOCAL_REDIS,
     base_images,
@@ -40,8 +44,8 @@ from .images import (
     size_of,
 )
 from .operators import ClusterOperator, ScaleOperator
-from .play import Players
-from .telegram import HOST_NAME, SECRET, WEBHOOK_PATH, Webhooks
+from .play import ANN, GROUP, Players
+from .telegram import HOST_NAME, SECRET, WEBHOOK_PATH, Webhooks, through_proxy
 from .units import check_units
 
 TAG = "fc-bot-deploy-test:latest"
@@ -67,6 +71,7 @@ class Run:
             "PYTHON_IMAGE": LOCAL_PYTHON,
             "FC_BOT_IMAGE": TAG,
             "FC_BOT_ENV_FILE": str(env_file),
+            "CADDY_IMAGE": LOCAL_CADDY,
             "BOT_HOST": "localhost",
         }
         made = Project(self.docker, name, file, self.scratch, variables, bot_environment)
@@ -126,6 +131,7 @@ class Run:
                 await players.play_game(operator.before_turn)
             await operator.finished()
             tally = players.finish()
+            self.figures["proxy"] = await self._proxy(scale, api)
         finally:
             await store.close()
         self.figures.update(
@@ -144,6 +150,29 @@ class Run:
             deliveries_busy=webhooks.busy,
             **operator.figures,
         )
+
+    async def _proxy(self, scale: Project, api: FakeBotApi) -> str:
+        """The compose file's Caddy in front of both bots: an update delivered through it over
+        HTTPS is answered ("forwarded"), else what went wrong."""
+        await asyncio.to_thread(scale.run, "up", "-d", "--no-build", "--no-deps", "caddy")
+        update = api.command(GROUP, ANN, "/fc status")
+        answers = len(api.sent())  # with no table, Ann is answered privately
+        status = 0
+        for _ in range(120):  # Caddy makes its own certificate authority first
+            address = scale.address_or_none("caddy")
+            if address is not None:
+                with contextlib.suppress(aiohttp.ClientError, TimeoutError, OSError):
+                    status = await through_proxy(address, "localhost", update)
+                    if status == 200:
+                        break
+            await asyncio.sleep(0.5)
+        if status != 200:
+            return f"status {status} through Caddy\n{scale.logs()[-1500:]}"
+        for _ in range(100):
+            if len(api.sent()) > answers:
+                return "forwarded"
+            await asyncio.sleep(0.1)
+        return "no answer to an update delivered through Caddy"
 
     def _rebuild(self) -> str:
         """The bot's image built again (another revision label): its id."""
@@ -203,6 +232,7 @@ def passed(figures: dict[str, Any]) -> bool:
         figures.get("units") == "verified"
         and figures.get("games", 0) >= 1
         and figures.get("rolled") is True
+        and figures.get("proxy") == "forwarded"
         and all(figures.get(k) == 0 for k in (*zero, "deadlines_twice", "restart_errors"))
         and all(cluster.get(k) == 0 for k in (*zero, "deadlines_twice", "unanswered", "refused"))
         and cluster.get("moves_played", 0) > 0

@@ -11,6 +11,7 @@ import time
 from tests.procs import ROOT
 
 __all__ = [
+    "LOCAL_CADDY",
     "LOCAL_PYTHON",
     "LOCAL_REDIS",
     "base_images",
@@ -20,6 +21,7 @@ __all__ = [
     "size_of",
 ]
 
+LOCAL_CADDY = "fc-bot-local/caddy:2"
 LOCAL_PYTHON = "fc-bot-local/python:3.11"
 LOCAL_REDIS = "fc-bot-local/redis:7"
 

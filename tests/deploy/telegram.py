@@ -16,12 +16,29 @@ import aiohttp
 
 from tests.fake_telegram import FakeBotApi
 
-__all__ = ["HOST_NAME", "SECRET", "Undelivered", "Webhooks"]
+__all__ = ["HOST_NAME", "SECRET", "Undelivered", "Webhooks", "through_proxy"]
 
 # The containers reach the host, where the fake Bot API runs, by this name (host-gateway).
 HOST_NAME = "host.docker.internal"
 SECRET = "deploy-test-Secret_1"
 WEBHOOK_PATH = "/telegram"
+
+
+async def through_proxy(address: str, host: str, update: dict[str, Any]) -> int:
+    """Deliver an update to the webhook through the reverse proxy at `address` serving `host`
+    over HTTPS (its own certificate authority's certificate, not checked): the status."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            f"https://{address}{WEBHOOK_PATH}",
+            json=update,
+            headers={"Host": host, "X-Telegram-Bot-Api-Secret-Token": SECRET},
+            server_hostname=host,
+            ssl=False,
+            timeout=aiohttp.ClientTimeout(total=10),
+        ) as response,
+    ):
+        return response.status
 
 
 class Undelivered(Exception):
