@@ -58,6 +58,7 @@ class Run:
     def __init__(self, docker: str, scratch: Path) -> None:
         self.docker, self.scratch = docker, scratch
         self.projects: list[Project] = []
+        self.built: list[str] = []  # the ids of the bot's images this run built
         self.figures: dict[str, Any] = {}
         self.revision = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
@@ -85,8 +86,8 @@ class Run:
         for project in self.projects:
             project.down()
             left += project.left()
-        subprocess.run([self.docker, "image", "rm", "-f", TAG], capture_output=True)
-        subprocess.run([self.docker, "image", "prune", "-f"], capture_output=True)
+        for image in (TAG, *self.built):  # the base images stay: they are the cache
+            subprocess.run([self.docker, "image", "rm", "-f", image], capture_output=True)
         return left
 
     async def build(self) -> None:
@@ -94,6 +95,7 @@ class Run:
         self.figures["base_s"] = round(base_images(self.docker), 1)
         print("the bot's image from the wheelhouse", flush=True)
         self.figures["build_s"] = round(build_bot(self.docker, TAG, f"{self.revision}-1"), 1)
+        self.built.append(id_of(self.docker, TAG))
         self.figures["image_bytes"] = size_of(self.docker, TAG)
         problems = check_units(self.scratch, command_of(self.docker, TAG))
         self.figures["units"] = problems or "verified"
@@ -177,7 +179,8 @@ class Run:
     def _rebuild(self) -> str:
         """The bot's image built again (another revision label): its id."""
         build_bot(self.docker, TAG, f"{self.revision}-2")
-        return id_of(self.docker, TAG)
+        self.built.append(id_of(self.docker, TAG))
+        return self.built[-1]
 
     async def _cluster(self, api: FakeBotApi, environment: dict[str, str]) -> None:
         print("compose: the Redis Cluster, three masters and three replicas", flush=True)
