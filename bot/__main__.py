@@ -103,7 +103,9 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m bot",
         description="Run the bot: every platform whose token is set, the console if none.",
     )
-    sub = made.add_subparsers(dest="command")
+    # `load-worker` is started by `load` only: no help and no place in the listed choices, so
+    # --help does not show it (argparse would print "==SUPPRESS==" for a suppressed help).
+    sub = made.add_subparsers(dest="command", metavar="{bench,load,ratings}")
     bench = sub.add_parser("bench", help="service speed with real Redis and rendering")
     bench.add_argument(
         "--games", type=int, default=200, help="tile-game tables at once (default 200)"
@@ -140,7 +142,7 @@ def parser() -> argparse.ArgumentParser:
         "them again from the kept results, oldest game first (REDIS_URL from the environment).",
     )
     ratings.add_argument("action", choices=["rebuild"], help="what to do: rebuild")
-    worker = sub.add_parser("load-worker", help=argparse.SUPPRESS)
+    worker = sub.add_parser("load-worker")
     worker.add_argument("--redis", required=True, help="the Redis URL the load run shares")
     worker.add_argument("--port", type=int, required=True, help="where the driver asks")
     worker.add_argument("--reminder", type=float, default=15.0, help="seconds to a reminder")

@@ -78,3 +78,11 @@ def test_a_missing_help_text_is_found() -> None:
     quiet.add_argument("file")
     quiet.add_argument("--games", type=int)
     assert _silent(made) == ["quiet file", "quiet --games"]
+
+
+def test_the_bots_help_lists_its_commands_and_not_the_load_runs_worker() -> None:
+    shown = bot_parser().format_help()
+    assert "SUPPRESS" not in shown and "load-worker" not in shown
+    for command in ("bench", "load", "ratings"):
+        assert f"    {command} " in shown
+    assert bot_parser().parse_args(["load-worker", "--redis", "redis://x", "--port", "1"])
