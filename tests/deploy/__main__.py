@@ -138,16 +138,8 @@ class Run:
             await store.close()
         self.figures.update(
             games=tally.games,
-            moves_played=tally.moves_played,
-            moves_lost=tally.moves_lost,
-            images_missing=tally.images_missing,
-            private_missing=tally.private_missing,
-            deadlines_missed=tally.deadlines_missed,
-            deadlines_twice=tally.deadlines_twice,
-            reminders=len(tally.reminders),
+            **tally.figures(),
             restart_errors=tally.unanswered + tally.try_again + tally.refused,
-            slowest_answer_s=round(tally.slowest_answer_s, 1),
-            slowest_computer_s=round(tally.slowest_computer_s, 1),
             deliveries_retried=webhooks.retries,
             deliveries_busy=webhooks.busy,
             **operator.figures,
@@ -197,20 +189,7 @@ class Run:
             tally = players.finish()
         finally:
             await store.close()
-        self.figures["cluster"] = {
-            "moves_played": tally.moves_played,
-            "moves_lost": tally.moves_lost,
-            "images_missing": tally.images_missing,
-            "private_missing": tally.private_missing,
-            "deadlines_missed": tally.deadlines_missed,
-            "deadlines_twice": tally.deadlines_twice,
-            "unanswered": tally.unanswered,
-            "try_again": tally.try_again,
-            "refused": tally.refused,
-            "slowest_answer_s": round(tally.slowest_answer_s, 1),
-            "slowest_computer_s": round(tally.slowest_computer_s, 1),
-            **operator.figures,
-        }
+        self.figures["cluster"] = {**tally.figures(), **operator.figures}
 
 
 def live_addresses(project: Project) -> list[str]:
@@ -218,9 +197,10 @@ def live_addresses(project: Project) -> list[str]:
 
 
 async def healthy(project: Project, services: list[str], timeout: float = 180.0) -> float:
-    """Seconds until every service reports healthy (its /healthz answers)."""
+    """Seconds until every service reports healthy (its /healthz answers). Docker is asked
+    from a thread: the fake Telegram the bots talk to runs in this event loop."""
     began = time.monotonic()
-    while not all(project.health(s) == "healthy" for s in services):
+    while not await asyncio.to_thread(project.healthy, services):
         if time.monotonic() - began > timeout:
             states = {s: project.health(s) for s in services}
             raise RuntimeError(f"not healthy after {timeout:.0f} s: {states}\n{project.logs()}")

@@ -44,6 +44,7 @@ class Project:
         self.docker, self.name = docker, name
         self.file = DEPLOY / file
         services: dict[str, Any] = yaml.safe_load(self.file.read_text())["services"]
+        self.services = sorted(services)
         self.bots = sorted(name for name, service in services.items() if "build" in service)
         override = folder / f"{name}.override.yml"
         bots = {
@@ -132,6 +133,9 @@ class Project:
             return "absent"
         return str(state.get("Health", {}).get("Status", state["Status"]))
 
+    def healthy(self, services: list[str]) -> bool:
+        return all(self.health(service) == "healthy" for service in services)
+
     def kill(self, container: str) -> None:
         """`docker kill` (SIGKILL) a container by its id, at once."""
         done = subprocess.run([self.docker, "kill", container], capture_output=True, text=True)
@@ -140,8 +144,7 @@ class Project:
 
     def service_at(self, address: str) -> str:
         """The service whose container has `address`."""
-        services: dict[str, Any] = yaml.safe_load(self.file.read_text())["services"]
-        for service in services:
+        for service in self.services:
             if self.address_or_none(service) == address:
                 return service
         raise RuntimeError(f"no container has the address {address}")

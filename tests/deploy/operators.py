@@ -77,13 +77,13 @@ class ScaleOperator:
         """`killed_back_s`: how soon Docker's restart policy had the killed process healthy
         again (None: not within 90 s; the rolling restart starts it anyway)."""
         at = await killed
-        while self.project.health(service) == "healthy":
+        while await asyncio.to_thread(self.project.healthy, [service]):
             await asyncio.sleep(0.1)  # until Docker has seen it die
             if time.monotonic() - at > 10:
                 break
         self.figures["killed_back_s"] = None
         while time.monotonic() - at < 90 and self._rolling is None:
-            if self.project.health(service) == "healthy":
+            if await asyncio.to_thread(self.project.healthy, [service]):
                 self.figures["killed_back_s"] = round(time.monotonic() - at, 1)
                 return
             await asyncio.sleep(0.5)

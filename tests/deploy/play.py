@@ -59,6 +59,23 @@ class Tally:
     slowest_computer_s: float = 0.0  # the longest a computer's move took to come
     reminders: list[tuple[int, float]] = field(default_factory=list)  # (user, when)
 
+    def figures(self) -> dict[str, int | float]:
+        """The counts, as the deploy test's JSON line gives them."""
+        return {
+            "moves_played": self.moves_played,
+            "moves_lost": self.moves_lost,
+            "images_missing": self.images_missing,
+            "private_missing": self.private_missing,
+            "deadlines_missed": self.deadlines_missed,
+            "deadlines_twice": self.deadlines_twice,
+            "reminders": len(self.reminders),
+            "unanswered": self.unanswered,
+            "try_again": self.try_again,
+            "refused": self.refused,
+            "slowest_answer_s": round(self.slowest_answer_s, 1),
+            "slowest_computer_s": round(self.slowest_computer_s, 1),
+        }
+
 
 class Players:
     """Ann and Ben in one group, playing through the webhooks."""

@@ -51,7 +51,7 @@ class Webhooks:
     def __init__(self, api: FakeBotApi, addresses: Callable[[], list[str]]) -> None:
         self.api = api
         self._addresses = addresses  # the bot containers' addresses, looked up again on failure
-        self._urls: list[str] = []
+        self._live: list[str] = []  # their addresses, as last looked up
         self._looked = 0.0
         self._turn = 0
         self.retries = 0  # deliveries a process did not take (killed, stopping, starting)
@@ -60,24 +60,23 @@ class Webhooks:
     async def refresh(self) -> None:
         """Look the processes up again, as a proxy's health checks do (at most once a second),
         so one that comes back gets its share again."""
-        if time.monotonic() - self._looked < 1.0 and self._urls:
+        if time.monotonic() - self._looked < 1.0 and self._live:
             return
-        addresses = await asyncio.to_thread(self._addresses)
-        self._urls = [f"http://{address}:8443{WEBHOOK_PATH}" for address in addresses]
+        self._live = await asyncio.to_thread(self._addresses)
         self._looked = time.monotonic()
 
     async def next_address(self) -> str:
         """The address the next update goes to first."""
         await self.refresh()
-        url = self._urls[(self._turn + 1) % len(self._urls)]
-        return url.split("//", 1)[1].split(":", 1)[0]
+        return self._live[(self._turn + 1) % len(self._live)]
 
     async def deliver(self, update: dict[str, Any], patience: float = 120.0) -> None:
         await self.refresh()
         deadline = time.monotonic() + patience
         while True:
             self._turn += 1
-            url = self._urls[self._turn % len(self._urls)] if self._urls else None
+            live = self._live
+            url = f"http://{live[self._turn % len(live)]}:8443{WEBHOOK_PATH}" if live else None
             if url is not None and await self._taken(url, update):
                 return
             self.retries += 1
