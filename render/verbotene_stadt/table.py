@@ -15,7 +15,6 @@ on top, which keeps an image within a few milliseconds.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from functools import cache
 
@@ -25,6 +24,7 @@ from engine.verbotene_stadt.board import DIRECTIONS, Board, Square
 from engine.verbotene_stadt.cards import COLOURS
 from engine.verbotene_stadt.view import SeatView
 
+from .. import png
 from ..fonts import stamp
 from ..texts import Translate, translator
 from . import palette as pal
@@ -46,7 +46,6 @@ from .panel import (
 
 PAWN_R = 15
 DIE = 30
-PNG_LEVEL = 3
 
 Names = Mapping[str, str] | None
 
@@ -438,10 +437,7 @@ def _legend(image: Image.Image, tr: Translate, at: tuple[int, int]) -> None:
 
 
 def encode(image: Image.Image) -> bytes:
-    indexed = image.quantize(palette=pal.palette_image(), dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    indexed.save(out, "PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
+    return png.encode(image, pal.palette_image())
 
 
 def table_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
