@@ -23,11 +23,12 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.ai import Player, game_ai, search
 
 from .i18n import N_
+from .metrics import CUT
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,15 @@ HELP = (
     N_("vote bot: a computer player plays for the late player until they type /fc back"),
 )
 
-Work = Callable[[str, str, Any, str, int, float, int | None], Any]
+
+class Thought(NamedTuple):
+    """A worker's answer: the action, and whether the search's cap cut it short."""
+
+    action: Any
+    capped: bool
+
+
+Work = Callable[[str, str, Any, str, int, float, int | None], Thought]
 
 
 def playable(game_key: str) -> bool:
@@ -67,9 +76,10 @@ def decide(
     seed: int,
     seconds: float,
     iterations: int | None = None,
-) -> Any:
+) -> Thought:
     """The action of a computer player of `level` for `seat`, seeing only `view` (in a worker).
-    The search stops by itself after `seconds`; `iterations` caps every level (tests)."""
+    The search stops by itself after `seconds` of its own CPU time; `iterations` caps every
+    level (tests)."""
     ai = game_ai(game_key)
     budget = ai.levels()[level]
     budget = replace(budget, max_seconds=min(budget.max_seconds, seconds))
@@ -79,7 +89,8 @@ def decide(
             iterations=min(budget.iterations, iterations),
             determinizations=min(budget.determinizations, iterations),
         )
-    return search(view, seat, ai, budget, random.Random(seed)).action
+    decision = search(view, seat, ai, budget, random.Random(seed))
+    return Thought(decision.action, decision.capped)
 
 
 def die_with(parent: int) -> None:
@@ -132,7 +143,10 @@ class Computer:
                 self.limit,
                 self.iterations,
             )
-            return await asyncio.wait_for(future, self.limit + GRACE)
+            thought = await asyncio.wait_for(future, self.limit + GRACE)
+            if thought.capped:
+                CUT.labels(game_key, level).inc()
+            return thought.action
         except (TimeoutError, BrokenProcessPool) as err:
             log.warning("a %s decision in %s failed (%r): greedy instead", level, game_key, err)
             self._replace()

@@ -51,6 +51,12 @@ SEARCH = Histogram(
     buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0),
     registry=REGISTRY,
 )
+CUT = Counter(
+    "fc_computer_searches_cut",
+    "Computer players' searches stopped by their CPU-time cap before their iterations ran out",
+    ["game", "level"],
+    registry=REGISTRY,
+)
 QUEUED = Gauge(
     "fc_outgoing_queued",
     "Messages waiting to be sent, per platform",

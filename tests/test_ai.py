@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import time
+from typing import Any
 
 import pytest
 
@@ -135,3 +137,31 @@ def test_arena_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--players", "hard,wizard"]) == 1
     assert main(["arena", "--game", "chess", "--players", "random,random"]) == 1
     assert capsys.readouterr().out == ""
+
+
+def test_time_spent_off_the_cpu_does_not_cut_a_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy machine makes a search wait for a core; the cap counts the search's own CPU time,
+    so the wait costs no iteration and the decision is the quiet machine's."""
+    game = _midgame(4)
+    seat = game.current
+    budget = Budget(iterations=40, determinizations=4, max_seconds=0.5)
+    quiet = search(game.view(seat), seat, FC, budget, random.Random(2))
+    copy = FC.copy
+
+    def waiting_copy(world: Any) -> Any:
+        time.sleep(0.02)  # 40 of these take longer than the cap in wall time
+        return copy(world)
+
+    monkeypatch.setattr(FC, "copy", waiting_copy)
+    busy = search(game.view(seat), seat, FC, budget, random.Random(2))
+    assert not busy.capped and busy.iterations == quiet.iterations
+    assert str(busy.action) == str(quiet.action)
+
+
+def test_the_arena_counts_the_decisions_the_cap_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(LEVELS, "easy", Budget(iterations=60, determinizations=4, max_seconds=0.0))
+    cut = match("forbidden-city", ["easy", "normal"], games=1, seed=3)["players"]
+    easy, normal = cut
+    assert 0 < easy["cut_by_cap"] <= easy["decisions"]
+    assert normal["cut_by_cap"] == 0 and normal["decisions"] > 0
+    assert normal["think_ms_median"] <= normal["think_ms_p99"] <= normal["think_ms_max"]

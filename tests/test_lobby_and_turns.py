@@ -87,7 +87,7 @@ class InProcess(Computer):
         super().__init__(1, 5.0, TINY)
 
     async def decide(self, game_key: str, level: str, view: Any, seat: str, seed: int) -> Any:
-        return decide(game_key, level, view, seat, seed, self.limit, self.iterations)
+        return decide(game_key, level, view, seat, seed, self.limit, self.iterations).action
 
 
 class Failing(Computer):
@@ -1055,7 +1055,7 @@ async def computer_turns(
         view = module_of(table).observe(game, game.current)
         wanted = decide(
             "forbidden_city", seat.bot, view, game.current, game.seed + count, 5.0, TINY
-        )
+        ).action
         assert [r for _, _, r in await service.fire_due() if r.public]
         made.append((count, str(wanted), str(load_game(await live(store)).moves[count])))
     return made

@@ -18,6 +18,7 @@ import render.forbidden_city as render
 from bot.actor import Actor
 from bot.computer import Computer, decide, greedy
 from bot.config import Settings
+from bot.metrics import REGISTRY
 from bot.replies import Reply, mention
 from bot.service import GameService
 from bot.store import Channel, Store
@@ -299,8 +300,8 @@ async def test_the_computer_decides_from_its_view_only(
 def test_a_decision_is_the_same_when_made_again() -> None:
     game = Game(["purple", "yellow", "red"], seed=11)
     view = game.view(game.current)
-    first = decide("forbidden_city", "easy", view, game.current, 5, 2.0, TINY)
-    again = decide("forbidden_city", "easy", view, game.current, 5, 2.0, TINY)
+    first = decide("forbidden_city", "easy", view, game.current, 5, 2.0, TINY).action
+    again = decide("forbidden_city", "easy", view, game.current, 5, 2.0, TINY).action
     assert first == again and first in game.legal_moves()
 
 
@@ -471,6 +472,36 @@ async def test_a_failing_search_gives_way_to_the_greedy_one() -> None:
     finally:
         failing.close()
     assert action == greedy("forbidden_city", view, game.current, 7)
+
+
+def cut_work(*args: Any) -> Any:
+    """A search whose cap runs out at once, as on a very slow machine (in a worker process)."""
+    game_key, level, view, seat, seed, _, iterations = args
+    return decide(game_key, level, view, seat, seed, 0.0, iterations)
+
+
+def searches_cut() -> float:
+    return (
+        REGISTRY.get_sample_value(
+            "fc_computer_searches_cut_total", {"game": "forbidden_city", "level": "normal"}
+        )
+        or 0.0
+    )
+
+
+async def test_a_search_the_cap_cut_is_counted_and_a_whole_one_is_not() -> None:
+    game = Game(["purple", "yellow"], seed=21)
+    view = game.view(game.current)
+    whole, cut = Computer(1, 5.0, TINY), Computer(1, 5.0, TINY, work=cut_work)
+    try:
+        before = searches_cut()
+        action = await whole.decide("forbidden_city", "normal", view, game.current, 7)
+        assert action in game.legal_moves() and searches_cut() == before
+        action = await cut.decide("forbidden_city", "normal", view, game.current, 7)
+        assert action in game.legal_moves() and searches_cut() == before + 1
+    finally:
+        whole.close()
+        cut.close()
 
 
 async def test_an_illegal_decision_is_replaced_by_the_tables_stand_in(

@@ -115,6 +115,6 @@ def test_a_computer_decision_is_legal_and_the_same_for_a_seed() -> None:
         game.play(seat, Bribe("RR" if seat == "north" else "KK"))
     seat = game.to_act[0].seat
     view = game_ai("verbotene_stadt").view(game, seat)  # what the service hands a worker
-    first = decide("verbotene_stadt", "easy", view, seat, 5, 5.0, 6)
+    first = decide("verbotene_stadt", "easy", view, seat, 5, 5.0, 6).action
     assert first in game.legal_actions(seat)
-    assert decide("verbotene_stadt", "easy", view, seat, 5, 5.0, 6) == first
+    assert decide("verbotene_stadt", "easy", view, seat, 5, 5.0, 6).action == first

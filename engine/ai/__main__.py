@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{p['slot']}:{p['player']:<7} wins {p['win_rate']:.1%} "
             f"[{p['ci95'][0]:.1%}, {p['ci95'][1]:.1%}]  mean score {p['mean_score']:>6}  "
-            f"think median {p['think_ms_median']} ms, max {p['think_ms_max']} ms"
+            f"think median {p['think_ms_median']} ms, p99 {p['think_ms_p99']} ms, "
+            f"max {p['think_ms_max']} ms, cut by the cap {p['cut_by_cap']} of {p['decisions']}"
         )
     print(json.dumps(result))
     return 0

@@ -23,6 +23,7 @@ class GameOutcome:
     wins: list[float]  # per player slot: 1 for a win, 1/k for a victory shared by k
     scores: list[int]
     think: list[list[float]] = field(default_factory=list)  # seconds per decision, per slot
+    capped: list[int] = field(default_factory=list)  # decisions the time cap cut, per slot
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -61,12 +62,14 @@ def play_one(
     players = {seat: Player(kinds[slot], ai) for seat, slot in slot_of.items()}
     rng = random.Random(seed * 7919 + index)
     think: list[list[float]] = [[] for _ in kinds]
+    cuts = [0] * n
     while not game.is_over:
         seat = game.to_act[0].seat
         view = ai.view(game, seat)
         started = time.perf_counter()
-        action = players[seat].decide(view, seat, rng)
+        action, cut = players[seat].think(view, seat, rng)
         think[slot_of[seat]].append(time.perf_counter() - started)
+        cuts[slot_of[seat]] += cut
         game.play(seat, action)
     winners = game.winners
     wins = [0.0] * n
@@ -75,7 +78,12 @@ def play_one(
         scores[slot] = game.scores[seat]
         if seat in winners:
             wins[slot] = 1 / len(winners)
-    return GameOutcome(wins, scores, think)
+    return GameOutcome(wins, scores, think, cuts)
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def match(
@@ -100,7 +108,10 @@ def match(
                 "ci95": [round(low, 3), round(high, 3)],
                 "mean_score": round(statistics.mean(o.scores[slot] for o in outcomes), 1),
                 "think_ms_median": round(statistics.median(times) * 1000, 2) if times else 0.0,
+                "think_ms_p99": round(_p99(times) * 1000, 2) if times else 0.0,
                 "think_ms_max": round(max(times) * 1000, 2) if times else 0.0,
+                "decisions": len(times),
+                "cut_by_cap": sum(o.capped[slot] for o in outcomes),
             }
         )
     return {"game": game_name, "games": games, "seed": seed, "players": players}

@@ -41,10 +41,15 @@ class Player:
 
     def decide(self, view: Any, seat: str, rng: random.Random) -> Any:
         """The action this player takes for `seat`, seeing only `view`."""
+        return self.think(view, seat, rng)[0]
+
+    def think(self, view: Any, seat: str, rng: random.Random) -> tuple[Any, bool]:
+        """The action, and whether the search's time cap cut it short (never a baseline's)."""
         if self.kind in LEVELS:
-            return search(view, seat, self.ai, self.ai.levels()[self.kind], rng).action
+            decision = search(view, seat, self.ai, self.ai.levels()[self.kind], rng)
+            return decision.action, decision.capped
         world = self.ai.determinize(view, seat, rng)
         if self.kind == "greedy":
-            return self.ai.greedy(world, seat, rng)
+            return self.ai.greedy(world, seat, rng), False
         legal = list(world.legal_actions(seat))
-        return legal[int(rng.random() * len(legal))]
+        return legal[int(rng.random() * len(legal))], False

@@ -16,8 +16,11 @@ node of another seat would learn them from the rewards (it would, say, always do
 The search stops early once no other action can overtake the most visited one in the iterations
 left: the decision is the same, only sooner.
 
-Budgets are counted in iterations, so a seed gives the same decision on any machine; a wall-clock
-cap (`max_seconds`) guards against a slow or busy machine, where it may cut a search short.
+Budgets are counted in iterations, so a seed gives the same decision on any machine. A cap
+(`max_seconds`) guards against a slow machine: it counts the CPU time of the searching thread,
+not the wall clock, so a machine merely busy with other work (a bot drawing images beside it)
+makes a search take longer but never cuts it, and the level plays as strong as on a quiet one.
+A search the cap cut says so (`Decision.capped`), and the bot counts them.
 """
 
 from __future__ import annotations
@@ -54,8 +57,9 @@ class Node:
 class Decision:
     action: Any
     iterations: int
-    seconds: float
+    seconds: float  # CPU seconds of the searching thread
     visits: dict[str, int]
+    capped: bool = False  # the cap stopped it before its iterations and before it settled
 
 
 def terminal_rewards(game: SearchGame) -> Rewards:
@@ -72,7 +76,7 @@ def search(
     ai: GameAI,
     budget: Budget,
     rng: random.Random,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.thread_time,
 ) -> Decision:
     """The action `seat` should take now, judged from `view` alone."""
     started = clock()
@@ -90,7 +94,11 @@ def search(
         return Decision(next(iter(keyed.values())), 0, clock() - started, {})
     root = Node()
     done = 0
-    while done < budget.iterations and clock() - started < budget.max_seconds:
+    capped = False
+    while done < budget.iterations:
+        if clock() - started >= budget.max_seconds:
+            capped = True
+            break
         game = ai.copy(worlds[done % len(worlds)])
         _iterate(root, game, ai, rng, keyed, seat)
         done += 1
@@ -99,7 +107,7 @@ def search(
     visits = {key: child.visits for key, child in root.children.items()}
     best = max(visits, key=lambda k: (visits[k], root.children[k].total)) if visits else None
     action = keyed[best] if best is not None else rng.choice(legal)
-    return Decision(action, done, clock() - started, visits)
+    return Decision(action, done, clock() - started, visits, capped)
 
 
 def _settled(root: Node, left: int) -> bool:
