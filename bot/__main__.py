@@ -125,6 +125,18 @@ def parser() -> argparse.ArgumentParser:
     )
     load.add_argument("--seconds", type=float, default=30, help="length of the run (default 30)")
     load.add_argument(
+        "--computers",
+        type=int,
+        default=0,
+        help="computer players at every table (default 0), their searches counted",
+    )
+    load.add_argument(
+        "--level",
+        choices=("easy", "normal", "hard"),
+        default="normal",
+        help="the computer players' level (default normal)",
+    )
+    load.add_argument(
         "--kill", action="store_true", help="SIGKILL one process halfway and count what it lost"
     )
     load.add_argument(
@@ -146,6 +158,8 @@ def parser() -> argparse.ArgumentParser:
     worker.add_argument("--redis", required=True, help="the Redis URL the load run shares")
     worker.add_argument("--port", type=int, required=True, help="where the driver asks")
     worker.add_argument("--reminder", type=float, default=15.0, help="seconds to a reminder")
+    worker.add_argument("--computers", type=int, default=0, help="computer players a table")
+    worker.add_argument("--level", default="normal", help="their level")
     return made
 
 
@@ -166,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
+        if not 0 <= args.computers <= 3:
+            print("fc-bot: --computers is 0 to 3 (a person keeps a seat)", file=sys.stderr)
+            return 2
         if args.failovers > 0:
             from .load.failovers import measure_failovers
 
@@ -174,7 +191,15 @@ def main(argv: list[str] | None = None) -> int:
             )
         else:
             figures = asyncio.run(
-                measure(args.processes, args.tables, args.rate, args.seconds, args.kill)
+                measure(
+                    args.processes,
+                    args.tables,
+                    args.rate,
+                    args.seconds,
+                    args.kill,
+                    args.computers,
+                    args.level,
+                )
             )
         print(json.dumps(figures))
         return 0
@@ -183,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
 
         logging.basicConfig(level="WARNING")
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(serve_worker(args.redis, args.port, args.reminder))
+            asyncio.run(
+                serve_worker(args.redis, args.port, args.reminder, args.computers, args.level)
+            )
         return 0
     settings = Settings()
     logging.basicConfig(

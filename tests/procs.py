@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 __all__ = ["ROOT", "bot_environment", "gone", "ours", "python_bot", "servers_under", "wait_gone"]
 
@@ -101,3 +102,25 @@ def ours(command: str) -> list[int]:
         except OSError:
             continue  # gone meanwhile
     return pids
+
+
+def run_load(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """`python -m bot load` with `args`, run to its end whatever its exit status."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "load", *args],
+        cwd=ROOT,
+        env=bot_environment(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def bot_load(*args: str, timeout: float = 300) -> tuple[dict[str, Any], str]:
+    """`python -m bot load` run to its end (it must succeed): its figures and its stderr."""
+    import json
+
+    done = run_load(*args, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures, done.stderr

@@ -3,26 +3,20 @@ asked, and accounts for what that cost: one JSON line of figures, last."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
+import re
 
-from tests.procs import ROOT, bot_environment, ours
+import pytest
+
+from tests.procs import bot_load, ours, run_load
 
 SMALL = ["--rate", "12", "--seconds", "4", "--kill"]
 
 
 def test_a_small_load_with_a_killed_process_loses_nothing() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "load", "--processes", "2", "--tables", "24", *SMALL],
-        cwd=ROOT,
-        env=bot_environment(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures, stderr = bot_load("--processes", "2", "--tables", "24", *SMALL)
+    progress = [line for line in stderr.splitlines() if line.startswith("load: ")]
+    assert len(progress) >= 2, stderr  # one every second of a 4-second run
+    assert all(re.search(r"moves/s lately, p99 so far \d+ ms, 0 errors$", p) for p in progress)
     assert figures["processes"] == 2 and figures["tables"] == 24
     assert figures["offered_per_s"] == 12.0
     assert 0 < figures["achieved_per_s"] <= 13
@@ -31,16 +25,26 @@ def test_a_small_load_with_a_killed_process_loses_nothing() -> None:
     assert figures["cpu_ms_per_move"] > 0
     assert 500 < figures["redis_bytes_per_table"] < 16_000  # a few KB a table
     assert figures["moves_lost"] == figures["deadlines_missed"] == figures["deadlines_twice"] == 0
+    # The memory curve's ends: the killed process is counted out of the growth.
+    assert [len(pair) for pair in figures["rss_mb"]] == [2, 2]
+    assert 20 < figures["rss_mb"][1][0] < 400 and figures["rss_mb"][0][1] == 0
+    assert figures["redis_mb"][0] > 0 and 500 < figures["table_bytes"][1] < 16_000
+    assert "computer_decisions" not in figures
     assert ours("bot load-worker") == [], "a worker outlived the load run"
 
 
-def test_bad_figures_are_refused() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "load", "--rate", "0"],
-        cwd=ROOT,
-        env=bot_environment(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 2 and "must be positive" in done.stderr
+def test_computer_players_decisions_and_those_their_cap_cut_are_counted() -> None:
+    computers = ["--rate", "10", "--seconds", "5", "--computers", "2", "--level", "easy"]
+    figures, _ = bot_load("--processes", "1", "--tables", "12", *computers)
+    assert figures["computers_to_move"] > 0 and figures["computer_decisions"] > 0
+    assert figures["computer_cut"] == 0 and figures["computer_cut_pct"] == 0.0
+    assert figures["errors"] == 0 and figures["achieved_per_s"] > 0
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [(["--rate", "0"], "must be positive"), (["--computers", "4"], "--computers is 0 to 3")],
+)
+def test_bad_figures_are_refused(args: list[str], said: str) -> None:
+    done = run_load(*args, timeout=60)
+    assert done.returncode == 2 and said in done.stderr

@@ -4,26 +4,13 @@ figures, last (docs/operations.md has a run of 30)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
-from tests.procs import ROOT, bot_environment, ours
+from tests.procs import bot_load, ours
 
 SMALL = ["--processes", "1", "--tables", "12", "--rate", "6"]
 
 
 def test_a_failover_under_play_answers_no_table_never_and_loses_no_copied_move() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "load", "--failovers", "1", *SMALL],
-        cwd=ROOT,
-        env=bot_environment(),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures, _ = bot_load("--failovers", "1", *SMALL, timeout=600)
     assert figures["failovers"] == 1 and figures["cycles_without_play"] == 0
     assert figures["moves"] >= 3  # the quarter of the tables moved before the kill
     assert figures["answered_try_again"] > 0  # the outage was met, and said so

@@ -11,7 +11,6 @@ import asyncio
 import os
 import random
 import signal
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from ..games import MODULES
 from ..redis_server import free_port, temporary_redis_server
 from ..store import CLAIM_LEASE, Channel, Store
 from .moves import PLATFORM
+from .progress import Watch, progress_line, sample
 from .worker import fired_counts
 
 # Seconds: short enough that the tables a move skips for a while are reminded during a run
@@ -31,6 +31,7 @@ from .worker import fired_counts
 # and are counted, all along.
 REMINDER_AFTER = 15.0
 TICKS = os.sysconf("SC_CLK_TCK")
+PROGRESS_EVERY = 5.0  # seconds between progress lines (and memory samples)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -57,6 +58,7 @@ class Run:
 
     workers: list[Worker]
     session: aiohttp.ClientSession
+    store: Store
     idle: list[str] = field(default_factory=list)  # tables with no move in flight
     rng: random.Random = field(default_factory=lambda: random.Random(1))
     acked: dict[str, int] = field(default_factory=dict)  # table -> version last acknowledged
@@ -66,6 +68,7 @@ class Run:
     skipped: int = 0
     errors: int = 0
     interrupted: int = 0
+    waiting: int = 0  # offers to a table whose computer player was to move
     killed: Worker | None = None
     killed_at: float = 0.0
     opened: int = 0
@@ -105,6 +108,8 @@ class Run:
                 self.errors += 1
             self.idle.append(table)
             return
+        if answer.get("waiting"):
+            self.waiting += 1
         if "ok" in answer:
             if answer["ok"]:
                 self.latencies.append(time.perf_counter() - due)
@@ -121,7 +126,7 @@ class Run:
         self.idle.append(table)
 
 
-async def start_worker(redis_url: str) -> Worker:
+async def start_worker(redis_url: str, computers: int = 0, level: str = "normal") -> Worker:
     port = free_port()
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -134,6 +139,10 @@ async def start_worker(redis_url: str) -> Worker:
         str(port),
         "--reminder",
         str(REMINDER_AFTER),
+        "--computers",
+        str(computers),
+        "--level",
+        level,
         stdout=asyncio.subprocess.PIPE,
     )
     assert process.stdout is not None
@@ -168,9 +177,9 @@ async def pace(
         await asyncio.gather(*tasks)
 
 
-async def offer(run: Run, rate: float, seconds: float, kill: bool) -> float:
-    """Offer `rate` moves a second for `seconds`, killing a worker halfway if `kill`;
-    returns when the last answer came."""
+async def offer(run: Run, rate: float, seconds: float, kill: bool, watch: Watch) -> float:
+    """Offer `rate` moves a second for `seconds`, killing a worker halfway if `kill`, while
+    `watch` samples the run; returns when the last answer came."""
     start = time.perf_counter()
     total = int(rate * seconds)
 
@@ -178,8 +187,34 @@ async def offer(run: Run, rate: float, seconds: float, kill: bool) -> float:
         if kill and run.killed is None and index >= total // 2:
             kill_one(run)
 
-    await pace(run, rate, lambda index: index < total, halfway)
-    return time.perf_counter() - start
+    watching = asyncio.create_task(watch_run(run, watch))
+    try:
+        await pace(run, rate, lambda index: index < total, halfway)
+    finally:
+        watching.cancel()
+    elapsed = time.perf_counter() - start
+    await take_sample(run, watch)
+    return elapsed
+
+
+async def take_sample(run: Run, watch: Watch) -> None:
+    at = time.perf_counter() - watch.started
+    pids = [w.process.pid for w in run.workers]
+    watch.samples.append(await sample(run.store, pids, list(run.acked), at, len(run.ended)))
+
+
+async def watch_run(run: Run, watch: Watch) -> None:
+    """A progress line on standard error and a memory sample every `watch.every` seconds."""
+    moves, last = 0, 0.0
+    while True:
+        await asyncio.sleep(watch.every)
+        at = time.perf_counter() - watch.started
+        done = len(run.latencies)
+        recent = (done - moves) / max(1e-9, at - last)
+        p99 = percentile(run.latencies, 0.99) if run.latencies else 0.0
+        print(progress_line(at, done, recent, p99, run.errors), file=sys.stderr, flush=True)
+        moves, last = done, at
+        await take_sample(run, watch)
 
 
 def kill_one(run: Run) -> None:
@@ -213,33 +248,44 @@ async def lost_moves(store: Store, run: Run) -> int:
     return lost
 
 
-async def table_bytes(store: Store, run: Run) -> int:
-    sizes = []
-    for table in list(run.acked)[:300]:
-        key = Channel.of(PLATFORM, table).game_key
-        used = await store.client.memory_usage(key, samples=0)
-        if used:
-            sizes.append(int(used))
-    return int(statistics.mean(sizes)) if sizes else 0
-
-
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1000, 1)
 
 
+async def computer_figures(run: Run) -> dict[str, Any]:
+    """Computer players' decisions over the live processes, and the share their cap cut."""
+    decisions = cut = 0.0
+    for worker in run.workers:
+        if worker is not run.killed:
+            async with run.session.get(worker.url + "/stats") as response:
+                stats = await response.json()
+            decisions, cut = decisions + stats["decisions"], cut + stats["cut"]
+    return {
+        "computer_decisions": int(decisions),
+        "computer_cut": int(cut),
+        "computer_cut_pct": round(100 * cut / decisions, 2) if decisions else 0.0,
+    }
+
+
 async def measure(
-    processes: int, tables: int, rate: float, seconds: float, kill: bool
+    processes: int,
+    tables: int,
+    rate: float,
+    seconds: float,
+    kill: bool,
+    computers: int = 0,
+    level: str = "normal",
 ) -> dict[str, Any]:
     with temporary_redis_server() as server:
-        workers = [await start_worker(server.url) for _ in range(processes)]
+        workers = [await start_worker(server.url, computers, level) for _ in range(processes)]
         store = Store.from_url(server.url)
         await store.ping()
         timeout = aiohttp.ClientTimeout(total=60)
         connector = aiohttp.TCPConnector(limit=256)
         try:
             async with aiohttp.ClientSession(timeout=timeout, connector=connector) as session:
-                run = Run(workers, session, tables=tables)
+                run = Run(workers, session, store, tables=tables)
                 opening = asyncio.Semaphore(8 * processes)
 
                 async def open_one(index: int) -> None:
@@ -249,7 +295,8 @@ async def measure(
                 await asyncio.gather(*(open_one(i) for i in range(tables)))
                 for worker in workers:
                     worker.cpu_at_start = cpu_seconds(worker.process.pid)
-                elapsed = await offer(run, rate, seconds, kill)
+                watch = Watch(min(PROGRESS_EVERY, max(0.5, seconds / 4)))
+                elapsed = await offer(run, rate, seconds, kill, watch)
                 cpu = sum(
                     w.cpu_used
                     if w.cpu_used is not None
@@ -260,9 +307,11 @@ async def measure(
                 fired = await fired_counts(store)
                 figures = report(run, rate, seconds, elapsed, cpu)
                 figures |= {
-                    "redis_bytes_per_table": await table_bytes(store, run),
+                    "redis_bytes_per_table": watch.samples[-1].per_table,
                     "deadlines_fired": sum(fired.values()),
-                }
+                } | watch.figures(seconds)
+                if computers:
+                    figures |= await computer_figures(run)
                 if kill:
                     figures |= {
                         "moves_lost": await lost_moves(store, run),
@@ -291,6 +340,7 @@ def report(run: Run, rate: float, seconds: float, elapsed: float, cpu: float) ->
         "max_ms": round(max(latencies) * 1000, 1),
         "errors": run.errors,
         "skipped": run.skipped,
+        "computers_to_move": run.waiting,
         "interrupted_by_kill": run.interrupted,
         "games_finished": len(run.ended),
         "cpu_ms_per_move": round(cpu * 1000 / max(1, moves), 2),

@@ -157,7 +157,7 @@ async def measure_failovers(
         await store.ping()
         timeout = aiohttp.ClientTimeout(total=60)
         async with aiohttp.ClientSession(timeout=timeout) as session:
-            run = FailoverRun(workers, session, tables=tables)
+            run = FailoverRun(workers, session, store, tables=tables)
             await asyncio.gather(*(run.open(i) for i in range(tables)))
             going = asyncio.Event()
             going.set()

@@ -26,13 +26,20 @@ def choose(game_module: GameModule[G, V, A], table: Table, rng: random.Random) -
 
 
 async def open_table(
-    service: GameService, game_key: str, channel: str, platform: str = PLATFORM
+    service: GameService,
+    game_key: str,
+    channel: str,
+    platform: str = PLATFORM,
+    computers: int = 0,
+    level: str = "normal",
 ) -> None:
-    """A started table of `game_key` with every seat taken by a player of its own."""
+    """A started table of `game_key`, every seat taken: `computers` computer players of
+    `level`, and a simulated person in each other seat."""
     game = module(game_key)
-    for user in PLAYERS[: game.max_players]:
+    for user in PLAYERS[: game.max_players - computers]:
         actor = Actor(platform, channel, channel + user, user.upper())
-        text = f"new {game.words[0]}" if user == "a" else "join"
+        bots = f" bots:{computers}:{level}" if computers else ""
+        text = f"new {game.words[0]}{bots}" if user == "a" else "join"
         reply = await service.command(actor, text)
         if not reply.ok:
             raise RuntimeError(f"{channel}: {text} refused")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import random
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -19,6 +18,7 @@ from aiohttp import web
 
 from ..actor import Actor
 from ..config import Settings
+from ..metrics import REGISTRY
 from ..service import GameService
 from ..store import COPIED, Channel, Connector, Deadline, Store, StoreUnavailable
 from ..store.connecting import REDIS_ERRORS
@@ -68,13 +68,16 @@ async def fired_counts(store: Store) -> collections.Counter[str]:
 
 
 class Worker:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, computers: int, level: str) -> None:
         self.service = service
+        self.computers, self.level = computers, level
         self.rng = random.Random()
 
     async def open(self, request: web.Request) -> web.Response:
         body = await request.json()
-        await open_table(self.service, body["game"], body["channel"])
+        await open_table(
+            self.service, body["game"], body["channel"], computers=self.computers, level=self.level
+        )
         return web.json_response({"ok": True})
 
     async def step(self, request: web.Request) -> web.Response:
@@ -97,6 +100,8 @@ class Worker:
             return {"over": True, "missing": await store.last_archived(channel) is None}
         table = Table.model_validate_json(record.data)
         seat, text = table.module.visit(choose, table, self.rng)
+        if seat in table.computer_seats():
+            return {"waiting": True}  # a computer's turn: its deadline plays it
         user = table.user_of(seat).user_id
         actor = Actor(PLATFORM, name, user, user.upper(), private=True)
         COPIED.set(None)
@@ -114,7 +119,13 @@ class Worker:
         }
 
     async def stats(self, request: web.Request) -> web.Response:
-        return web.json_response({"cpu_s": time.process_time()})
+        """Computer players' decisions made here, and those their CPU-time cap cut."""
+        return web.json_response(
+            {
+                "decisions": _total("fc_computer_search_seconds_count"),
+                "cut": _total("fc_computer_searches_cut_total"),
+            }
+        )
 
     async def fire(self) -> None:
         while True:
@@ -122,7 +133,14 @@ class Worker:
             await asyncio.sleep(0.1)
 
 
-async def serve(redis_url: str, port: int, reminder_after: float) -> None:
+def _total(sample: str) -> float:
+    """A metric's samples of that name summed over their labels."""
+    return sum(s.value for metric in REGISTRY.collect() for s in metric.samples if s.name == sample)
+
+
+async def serve(
+    redis_url: str, port: int, reminder_after: float, computers: int = 0, level: str = "normal"
+) -> None:
     """Serve until killed; prints "ready" once it listens."""
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None,
@@ -130,7 +148,7 @@ async def serve(redis_url: str, port: int, reminder_after: float) -> None:
         bot_pause=timedelta(0),
     )
     store = LoggingStore.from_url(redis_url)
-    worker = Worker(GameService(store, settings))
+    worker = Worker(GameService(store, settings), computers, level)
     app = web.Application()
     app.router.add_post("/open", worker.open)
     app.router.add_post("/step", worker.step)
