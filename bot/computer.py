@@ -149,6 +149,8 @@ class Computer:
             return thought.action
         except (TimeoutError, BrokenProcessPool) as err:
             log.warning("a %s decision in %s failed (%r): greedy instead", level, game_key, err)
+            if isinstance(err, TimeoutError):  # cut by the time limit, as by the cap
+                CUT.labels(game_key, level).inc()
             self._replace()
         except Exception:
             log.exception("a %s decision in %s failed: greedy instead", level, game_key)

@@ -6,6 +6,7 @@ or printing a `Settings` never leaks them; call `.get_secret_value()` where need
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import timedelta
 from enum import StrEnum
@@ -104,7 +105,9 @@ class Settings(BaseSettings):
     results_min_moves: int = Field(default=12, ge=0)
     bot_pause: Duration = Field(default=timedelta(seconds=2))  # before a computer player acts
     bot_think_limit: Duration = Field(default=timedelta(seconds=5))  # then the greedy move
-    bot_workers: int = Field(default=1, ge=1, le=2)  # processes searching computer moves
+    # Processes searching computer moves; unset: one per core this process may run on, so a
+    # table's search never queues behind another table's while a core could take it.
+    bot_workers: int | None = Field(default=None, ge=1, le=64)
     bot_iterations: int | None = Field(default=None, ge=1)  # a cap on every level (tests)
     log_level: LogLevel = "INFO"
     ops_port: int | None = Field(default=None, ge=1, le=65535)  # GET /healthz and /metrics
@@ -119,6 +122,7 @@ class Settings(BaseSettings):
         "telegram_webhook_url",
         "telegram_webhook_secret",
         "bot_iterations",
+        "bot_workers",
         "ops_port",
         mode="before",
     )
@@ -142,6 +146,11 @@ class Settings(BaseSettings):
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must be an http(s) URL")
         return value
+
+    @property
+    def search_workers(self) -> int:
+        """`BOT_WORKERS`, else the cores this process may run on."""
+        return self.bot_workers or len(os.sched_getaffinity(0))
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:

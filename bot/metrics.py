@@ -53,7 +53,8 @@ SEARCH = Histogram(
 )
 CUT = Counter(
     "fc_computer_searches_cut",
-    "Computer players' searches stopped by their CPU-time cap before their iterations ran out",
+    "Computer players' searches cut short: stopped by their CPU-time cap before their "
+    "iterations ran out, or over the think limit and replaced by the greedy move",
     ["game", "level"],
     registry=REGISTRY,
 )

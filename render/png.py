@@ -56,17 +56,30 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
     return (sum1 % ADLER_BASE) | ((sum2 % ADLER_BASE) << 16)
 
 
+def pixels(indexed: Image.Image) -> bytes:
+    """The image's bytes in one pass of Pillow's raw encoder, with a buffer the image's size:
+    `tobytes` asks it for 64 KB at a time, five times slower on a table picture."""
+    width, height = indexed.size
+    encoder = Image._getencoder(indexed.mode, "raw", indexed.mode)
+    try:
+        encoder.setimage(indexed.im, (0, 0, width, height))
+        _, finished, data = encoder.encode(width * height + 1)
+    finally:
+        encoder.cleanup()
+    return data if finished == 1 and len(data) == width * height else indexed.tobytes()
+
+
 def png_bytes(indexed: Image.Image) -> bytes:
     """`indexed` (mode P) as PNG bytes: 8-bit palette colour, no filter, its whole palette."""
     if indexed.mode != "P":
         raise ValueError(f"a palette image is needed, not {indexed.mode}")
     width, height = indexed.size
-    pixels = memoryview(indexed.tobytes())
+    rows = memoryview(pixels(indexed))
     palette = bytes((indexed.getpalette() or [0, 0, 0])[: 3 * 256])
     parts = [ZLIB_HEADER]
     adler = 1
     for top in range(0, height, BAND_ROWS):
-        band = pixels[top * width : min(height, top + BAND_ROWS) * width]
+        band = rows[top * width : min(height, top + BAND_ROWS) * width]
         key = (width, len(band), zlib.crc32(band), zlib.adler32(band))
         deflated, band_adler = _bands.get(key, partial(_band, band, width))
         parts.append(deflated)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -108,6 +109,7 @@ def test_durations(monkeypatch: pytest.MonkeyPatch, text: str, expected: timedel
         ("TELEGRAM_BASE_URL", "api.telegram.org"),
         ("REDIS_URL", "localhost:6379"),
         ("OPS_PORT", "70000"),
+        ("BOT_WORKERS", "0"),
     ],
 )
 def test_invalid_values_are_rejected(
@@ -116,6 +118,15 @@ def test_invalid_values_are_rejected(
     monkeypatch.setenv(name, value)
     with pytest.raises(ValidationError):
         Settings()
+
+
+def test_computer_searches_run_on_every_core_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    cores = len(os.sched_getaffinity(0))
+    assert Settings().search_workers == cores
+    monkeypatch.setenv("BOT_WORKERS", "")
+    assert Settings().search_workers == cores
+    monkeypatch.setenv("BOT_WORKERS", "3")
+    assert Settings().search_workers == 3
 
 
 def test_secrets_never_show_in_reprs(monkeypatch: pytest.MonkeyPatch) -> None:

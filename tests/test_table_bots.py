@@ -326,6 +326,7 @@ async def test_an_overrunning_decision_gives_way_to_the_greedy_one(
         game = load_game(await live(store))
         seat = game.current
         expected = greedy("forbidden_city", game.view(seat), seat, game.seed + len(game.moves))
+        cut_before = searches_cut()
         started = time.monotonic()
         firing = asyncio.create_task(service.fire_due())
         await asyncio.sleep(0.1)
@@ -336,6 +337,7 @@ async def test_an_overrunning_decision_gives_way_to_the_greedy_one(
         assert fired and fired[0].public
         after = load_game(await live(store))
         assert after.moves[len(game.moves)] == expected
+        assert searches_cut() == cut_before + 1  # counted as cut short
     finally:
         slow.close()
 

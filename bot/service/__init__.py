@@ -61,7 +61,7 @@ class GameService:
             settings=settings,
             computer=computer
             or Computer(
-                settings.bot_workers,
+                settings.search_workers,
                 settings.bot_think_limit.total_seconds(),
                 settings.bot_iterations,
             ),
