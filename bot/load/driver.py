@@ -8,6 +8,7 @@ hide its queue. Tables that end are replaced by new ones, so N stay in flight.
 from __future__ import annotations
 
 import asyncio
+import collections
 import os
 import random
 import signal
@@ -69,6 +70,7 @@ class Run:
     errors: int = 0
     interrupted: int = 0
     waiting: int = 0  # offers to a table whose computer player was to move
+    why: collections.Counter[str] = field(default_factory=collections.Counter)  # errors' causes
     killed: Worker | None = None
     killed_at: float = 0.0
     opened: int = 0
@@ -101,11 +103,12 @@ class Run:
         worker = self.worker_for(table)
         try:
             answer = await self.post(worker, "/step", {"channel": table})
-        except (TimeoutError, aiohttp.ClientError):
+        except (TimeoutError, aiohttp.ClientError) as err:
             if worker is self.killed:
                 self.interrupted += 1
             else:
                 self.errors += 1
+                self.why[type(err).__name__] += 1
             self.idle.append(table)
             return
         if answer.get("waiting"):
@@ -117,6 +120,7 @@ class Run:
                     self.acked[table] = int(answer["version"])
             else:
                 self.errors += 1
+                self.why[answer.get("said") or "unavailable"] += 1
         if answer.get("over"):  # archived: a new table takes its place
             self.ended.add(table)
             self.acked.pop(table, None)
@@ -341,6 +345,7 @@ def report(run: Run, rate: float, seconds: float, elapsed: float, cpu: float) ->
         "errors": run.errors,
         "skipped": run.skipped,
         "computers_to_move": run.waiting,
+        "errors_why": dict(run.why.most_common(3)),  # what the commonest errors said
         "interrupted_by_kill": run.interrupted,
         "games_finished": len(run.ended),
         "cpu_ms_per_move": round(cpu * 1000 / max(1, moves), 2),

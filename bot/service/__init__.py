@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 
 from ..actor import Actor
 from ..computer import Computer
@@ -30,7 +30,7 @@ from ..metrics import COMMANDS
 from ..replies import Reply
 from ..store import Channel, Claim, Held, Store
 from . import chat, deadlines, router
-from .context import Context
+from .context import Context, render_pool
 
 __all__ = ["GameService"]
 
@@ -66,7 +66,7 @@ class GameService:
                 settings.bot_iterations,
             ),
             clock=clock,
-            executor=executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="render"),
+            executor=executor or render_pool(),
             gate=asyncio.Semaphore(max_concurrent),
         )
         if seeds is not None:
