@@ -28,6 +28,9 @@ def test_a_small_load_with_a_killed_process_loses_nothing() -> None:
     # The memory curve's ends: the killed process is counted out of the growth.
     assert [len(pair) for pair in figures["rss_mb"]] == [2, 2]
     assert 20 < figures["rss_mb"][1][0] < 400 and figures["rss_mb"][0][1] == 0
+    curve = figures["rss_mb_curve"]  # [seconds, MB of each process], in time order
+    assert len(curve) >= 3 and [len(point) for point in curve] == [3] * len(curve)
+    assert [point[0] for point in curve] == sorted(point[0] for point in curve)
     assert figures["redis_mb"][0] > 0 and 500 < figures["table_bytes"][1] < 16_000
     assert "computer_decisions" not in figures
     assert ours("bot load-worker") == [], "a worker outlived the load run"

@@ -46,6 +46,16 @@ class Watch:
         warm = min(WARM_AFTER, seconds / 6)
         return next((s for s in self.samples if s.at >= warm), self.samples[-1])
 
+    def curve(self, points: int = 7) -> list[list[float]]:
+        """About `points` samples spread over the run, each [seconds, MB of every process]:
+        enough to tell a cache filling up (a curve that flattens) from a leak (one that does
+        not)."""
+        step = max(1, len(self.samples) // (points - 1))
+        picked = self.samples[::step]
+        if picked[-1] is not self.samples[-1]:
+            picked.append(self.samples[-1])
+        return [[round(s.at), *(round(r / 2**20, 1) for r in s.rss)] for s in picked]
+
     def figures(self, seconds: float) -> dict[str, Any]:
         """The curve's warm start and its end, and the growth between them in per cent."""
         if not self.samples:
@@ -66,6 +76,7 @@ class Watch:
                 (growth(a, b) for a, b in zip(start.rss, end.rss, strict=False) if a and b),
                 default=0.0,
             ),
+            "rss_mb_curve": self.curve(),
             "redis_mb": [round(start.redis_used / 2**20, 1), round(end.redis_used / 2**20, 1)],
             "table_bytes": [start.per_table, end.per_table],
             "table_bytes_growth_pct": growth(start.per_table, end.per_table),
