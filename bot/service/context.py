@@ -8,9 +8,7 @@ once. Nothing is kept between calls: any process can serve any command.
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -30,24 +28,9 @@ from ..store import Channel, GameRecord, Store, StoreUnavailable
 from ..table import Table, load_game
 
 G = TypeVar("G", bound=Playing)
-# Render threads run this much nicer than the rest: when the cores are all busy, the event loop
-# (every command's Redis round trips) and the computer players' searches go first, and the
-# images, the bulk of the work, take what is left instead of starving them.
-RENDER_NICENESS = 5
-
-
-def _nicer() -> None:
-    """In each render thread, first: lower its own priority (Linux schedules threads alone)."""
-    try:
-        tid = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + RENDER_NICENESS)
-    except OSError:  # not allowed here: the images keep the process's priority
-        pass
-
-
 def render_pool() -> ThreadPoolExecutor:
     """The threads images and replays are drawn in (Pillow releases the GIL for most work)."""
-    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="render", initializer=_nicer)
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
 
 
 V = TypeVar("V")
