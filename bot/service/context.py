@@ -28,6 +28,8 @@ from ..store import Channel, GameRecord, Store, StoreUnavailable
 from ..table import Table, load_game
 
 G = TypeVar("G", bound=Playing)
+
+
 def render_pool() -> ThreadPoolExecutor:
     """The threads images and replays are drawn in (Pillow releases the GIL for most work)."""
     return ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
