@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from engine.ai import Player, game_ai, search
+from engine.ai import Player, game_ai
 
 from .i18n import N_
 from .metrics import CUT
@@ -89,8 +89,8 @@ def decide(
             iterations=min(budget.iterations, iterations),
             determinizations=min(budget.determinizations, iterations),
         )
-    decision = search(view, seat, ai, budget, random.Random(seed))
-    return Thought(decision.action, decision.capped)
+    action, capped = Player(level, ai).think(view, seat, random.Random(seed), budget)
+    return Thought(action, capped)
 
 
 def die_with(parent: int) -> None:

@@ -6,6 +6,7 @@ working directory, as the bot itself does.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -118,8 +119,6 @@ def run_load(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[st
 
 def bot_load(*args: str, timeout: float = 300) -> tuple[dict[str, Any], str]:
     """`python -m bot load` run to its end (it must succeed): its figures and its stderr."""
-    import json
-
     done = run_load(*args, timeout=timeout)
     assert done.returncode == 0, done.stderr
     figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])

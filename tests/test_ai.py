@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from engine.ai import LEVELS, Player, game_ai
+from engine.ai import LEVELS, Player, game_ai, players
 from engine.ai.__main__ import main
 from engine.ai.arena import match, wilson
 from engine.ai.protocol import Budget
-from engine.ai.search import search
+from engine.ai.search import Decision, search
 from engine.forbidden_city import Game, Place
 from engine.forbidden_city.players import gains
 
@@ -107,6 +107,29 @@ def test_more_search_beats_none() -> None:
 def test_levels_are_ordered_by_budget() -> None:
     budgets = [LEVELS[k].iterations for k in ("easy", "normal", "hard")]
     assert budgets == sorted(budgets) and len(set(budgets)) == 3
+
+
+@pytest.mark.parametrize(("kind", "low", "high"), [("easy", 0.4, 0.6), ("normal", 0.13, 0.27)])
+def test_the_lower_levels_slip_into_random_moves_and_hard_never_does(
+    monkeypatch: pytest.MonkeyPatch, kind: str, low: float, high: float
+) -> None:
+    """What tells the levels apart at the table: `easy` plays a random legal move instead of its
+    search's about one decision in two, `normal` one in five, `hard` never."""
+    game = _midgame(4)
+    seat = game.current
+    legal = game.legal_moves()
+    searched = legal[0]  # what the search would play, whatever the budget
+
+    def fixed(*args: Any) -> Decision:
+        return Decision(searched, 1, 0.0, {})
+
+    monkeypatch.setattr(players, "search", fixed)
+    rng = random.Random(5)
+    for level, (least, most) in ((kind, (low, high)), ("hard", (0.0, 0.0))):
+        picks = [Player(level, FC).decide(game.view(seat), seat, rng) for _ in range(300)]
+        assert all(p in legal for p in picks)
+        slipped = sum(p != searched for p in picks) / len(picks)
+        assert least <= slipped <= most, (level, slipped)
 
 
 def test_wilson_interval() -> None:

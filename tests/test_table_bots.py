@@ -326,7 +326,7 @@ async def test_an_overrunning_decision_gives_way_to_the_greedy_one(
         game = load_game(await live(store))
         seat = game.current
         expected = greedy("forbidden_city", game.view(seat), seat, game.seed + len(game.moves))
-        cut_before = searches_cut()
+        cut_before = searches_cut("normal")  # the level `new bots:1` seats
         started = time.monotonic()
         firing = asyncio.create_task(service.fire_due())
         await asyncio.sleep(0.1)
@@ -337,7 +337,7 @@ async def test_an_overrunning_decision_gives_way_to_the_greedy_one(
         assert fired and fired[0].public
         after = load_game(await live(store))
         assert after.moves[len(game.moves)] == expected
-        assert searches_cut() == cut_before + 1  # counted as cut short
+        assert searches_cut("normal") == cut_before + 1  # counted as cut short
     finally:
         slow.close()
 
@@ -482,10 +482,10 @@ def cut_work(*args: Any) -> Any:
     return decide(game_key, level, view, seat, seed, 0.0, iterations)
 
 
-def searches_cut() -> float:
+def searches_cut(level: str = "hard") -> float:
     return (
         REGISTRY.get_sample_value(
-            "fc_computer_searches_cut_total", {"game": "forbidden_city", "level": "normal"}
+            "fc_computer_searches_cut_total", {"game": "forbidden_city", "level": level}
         )
         or 0.0
     )
@@ -497,9 +497,9 @@ async def test_a_search_the_cap_cut_is_counted_and_a_whole_one_is_not() -> None:
     whole, cut = Computer(1, 5.0, TINY), Computer(1, 5.0, TINY, work=cut_work)
     try:
         before = searches_cut()
-        action = await whole.decide("forbidden_city", "normal", view, game.current, 7)
+        action = await whole.decide("forbidden_city", "hard", view, game.current, 7)
         assert action in game.legal_moves() and searches_cut() == before
-        action = await cut.decide("forbidden_city", "normal", view, game.current, 7)
+        action = await cut.decide("forbidden_city", "hard", view, game.current, 7)
         assert action in game.legal_moves() and searches_cut() == before + 1
     finally:
         whole.close()

@@ -218,14 +218,15 @@ def test_arena_plays_hard_against_three_greedy_and_prints_one_json_line(
 def test_a_computer_never_passes_up_its_own_officials_entry() -> None:
     """Whenever the mover's own bribed official can reach the open pavilion, which still has
     cards, a search player enters with it; two of them fill the terrace within a game."""
-    players = [Player("easy", VS), Player("easy", VS)]
+    players = [Player("hard", VS), Player("hard", VS)]
+    quick = VS.levels()["easy"]  # the smallest search: it still never passes the entry up
     game = Game(2, seed=7)
     rng = random.Random(7)
     chances = 0
     while not game.is_over:
         act = game.to_act[0]
         player = players[game.players.index(act.seat)]
-        action = player.decide(VS.view(game, act.seat), act.seat, rng)
+        action, _ = player.think(VS.view(game, act.seat), act.seat, rng, quick)
         own, open_p = game.bribes[game.mover], game.open
         if act.kind == "move" and open_p is not None and own in game.at and game.piles[open_p]:
             entry = can_enter(game.board, game.at, own, open_p)

@@ -1,8 +1,12 @@
-"""The computer players: two baselines and three search levels.
+"""The computer players: two baselines and three levels.
 
-Every player decides from a seat's view alone. Levels differ only in search budget, which each
-game sets (`GameAI.levels`; `LEVELS` by default); `hard` stays under two seconds a decision on a
-2-core machine (see `python -m engine.ai arena`).
+Every player decides from a seat's view alone. The levels search, each with its game's budget
+(`GameAI.levels`; `LEVELS` by default), and the two lower ones also slip: a share of their
+decisions (`SLIPS`) is a random legal action instead of the search's. Budgets alone did not make
+levels a player can tell apart: past a few dozen iterations the searches play too alike (in Die
+Verbotene Stadt above all), so a player moving up a level could meet no harder opponent. `hard`
+never slips and stays under two seconds a decision on a 2-core machine (see
+`python -m engine.ai arena`).
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from .search import search
 LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=60, determinizations=8),
     "normal": Budget(iterations=300, determinizations=16),
-    "hard": Budget(iterations=1200, determinizations=32, max_seconds=1.9),
+    "hard": Budget(iterations=900, determinizations=32, max_seconds=1.9),
 }
+SLIPS = {"easy": 0.5, "normal": 0.2}  # share of decisions a level takes at random
 BASELINES = ("random", "greedy")
 KINDS = (*BASELINES, *LEVELS)
 
@@ -43,10 +48,15 @@ class Player:
         """The action this player takes for `seat`, seeing only `view`."""
         return self.think(view, seat, rng)[0]
 
-    def think(self, view: Any, seat: str, rng: random.Random) -> tuple[Any, bool]:
-        """The action, and whether the search's time cap cut it short (never a baseline's)."""
-        if self.kind in LEVELS:
-            decision = search(view, seat, self.ai, self.ai.levels()[self.kind], rng)
+    def think(
+        self, view: Any, seat: str, rng: random.Random, budget: Budget | None = None
+    ) -> tuple[Any, bool]:
+        """The action, and whether the search's time cap cut it short (never a baseline's nor a
+        slip's). `budget` replaces the level's (the bot's time limit, the tests' speed)."""
+        slip = SLIPS.get(self.kind, 0.0)
+        if self.kind in LEVELS and not (slip and rng.random() < slip):
+            chosen = budget or self.ai.levels()[self.kind]
+            decision = search(view, seat, self.ai, chosen, rng)
             return decision.action, decision.capped
         world = self.ai.determinize(view, seat, rng)
         if self.kind == "greedy":
