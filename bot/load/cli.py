@@ -10,6 +10,8 @@ import logging
 import sys
 from typing import Any
 
+from engine.ai import LEVELS
+
 
 def add_load(sub: Any) -> None:
     """`load` on the bot's subcommands."""
@@ -34,7 +36,7 @@ def add_load(sub: Any) -> None:
     )
     load.add_argument(
         "--level",
-        choices=("easy", "normal", "hard"),
+        choices=LEVELS,
         default="normal",
         help="the computer players' level (default normal)",
     )
@@ -58,7 +60,7 @@ def add_worker(sub: Any) -> None:
     worker.add_argument("--port", type=int, required=True, help="where the driver asks")
     worker.add_argument("--reminder", type=float, default=15.0, help="seconds to a reminder")
     worker.add_argument("--computers", type=int, default=0, help="computer players a table")
-    worker.add_argument("--level", default="normal", help="their level")
+    worker.add_argument("--level", choices=LEVELS, default="normal", help="their level")
 
 
 def run_load(args: argparse.Namespace) -> int:
