@@ -109,12 +109,12 @@ def test_levels_are_ordered_by_budget() -> None:
     assert budgets == sorted(budgets) and len(set(budgets)) == 3
 
 
-@pytest.mark.parametrize(("kind", "low", "high"), [("easy", 0.4, 0.6), ("normal", 0.13, 0.27)])
+@pytest.mark.parametrize(("kind", "low", "high"), [("easy", 0.4, 0.6), ("normal", 0.22, 0.38)])
 def test_the_lower_levels_slip_into_random_moves_and_hard_never_does(
     monkeypatch: pytest.MonkeyPatch, kind: str, low: float, high: float
 ) -> None:
     """What tells the levels apart at the table: `easy` plays a random legal move instead of its
-    search's about one decision in two, `normal` one in five, `hard` never."""
+    search's about one decision in two, `normal` one in three, `hard` never."""
     game = _midgame(4)
     seat = game.current
     legal = game.legal_moves()

@@ -2,11 +2,11 @@
 
 Every player decides from a seat's view alone. The levels search, each with its game's budget
 (`GameAI.levels`; `LEVELS` by default), and the two lower ones also slip: a share of their
-decisions (`SLIPS`) is a random legal action instead of the search's. Budgets alone did not make
-levels a player can tell apart: past a few dozen iterations the searches play too alike (in Die
-Verbotene Stadt above all), so a player moving up a level could meet no harder opponent. `hard`
-never slips and stays under two seconds a decision on a 2-core machine (see
-`python -m engine.ai arena`).
+decisions (`Budget.slip`, tuned per game) is a random legal action instead of the search's.
+Budgets alone did not make levels a player can tell apart: past a few dozen iterations the
+searches play too alike (in Die Verbotene Stadt above all), so a player moving up a level could
+meet no harder opponent. `hard` never slips and stays under two seconds a decision on a 2-core
+machine (see `python -m engine.ai arena`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ from .protocol import Budget, GameAI
 from .search import search
 
 LEVELS: dict[str, Budget] = {
-    "easy": Budget(iterations=60, determinizations=8),
-    "normal": Budget(iterations=300, determinizations=16),
+    "easy": Budget(iterations=60, determinizations=8, slip=0.5),
+    "normal": Budget(iterations=300, determinizations=16, slip=0.3),
     "hard": Budget(iterations=900, determinizations=32, max_seconds=1.9),
 }
-SLIPS = {"easy": 0.5, "normal": 0.2}  # share of decisions a level takes at random
 BASELINES = ("random", "greedy")
 KINDS = (*BASELINES, *LEVELS)
 
@@ -52,11 +51,11 @@ class Player:
         self, view: Any, seat: str, rng: random.Random, budget: Budget | None = None
     ) -> tuple[Any, bool]:
         """The action, and whether the search's time cap cut it short (never a baseline's nor a
-        slip's). `budget` replaces the level's (the bot's time limit, the tests' speed)."""
-        slip = SLIPS.get(self.kind, 0.0)
-        if self.kind in LEVELS and not (slip and rng.random() < slip):
-            chosen = budget or self.ai.levels()[self.kind]
-            decision = search(view, seat, self.ai, chosen, rng)
+        slip's). `budget` replaces the level's search budget (the bot's time limit, the tests'
+        speed), never its slip."""
+        level = self.ai.levels().get(self.kind)
+        if level is not None and not (level.slip and rng.random() < level.slip):
+            decision = search(view, seat, self.ai, budget or level, rng)
             return decision.action, decision.capped
         world = self.ai.determinize(view, seat, rng)
         if self.kind == "greedy":

@@ -23,11 +23,13 @@ SearchGame = Engine[Any]
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How long a level searches: iterations (the same decision from a seed on any machine),
-    worlds drawn, and a cap in seconds for a slow or busy machine."""
+    worlds drawn, and a cap in seconds for a slow or busy machine; and how often it slips, the
+    share of its decisions taken at random instead (each game tunes it, as its luck differs)."""
 
     iterations: int
     determinizations: int = 24
     max_seconds: float = 2.0
+    slip: float = 0.0
 
 
 class GameAI(Protocol):
