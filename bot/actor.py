@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from .names import clean_name
 
+PLACE_NAME = 64  # the longest a place's name is kept
+
 
 @dataclass(frozen=True, slots=True)
 class Actor:
@@ -19,6 +21,12 @@ class Actor:
     # Where the people around it belong, for "here" on leaderboards: the Discord server (guild
     # id), the Telegram group (chat id), the console's channel; None in a DM / private chat.
     community: str | None = None
+    # The place as its members know it ("Board games › Strategy") and a link that opens it,
+    # told by the adapter; "" where it has none. A table keeps them, so lists and private
+    # messages can say where each game is.
+    place: str = ""
+    link: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", clean_name(self.name))  # frozen: set once, here
+        object.__setattr__(self, "place", clean_name(self.place, "", longest=PLACE_NAME))

@@ -17,9 +17,9 @@ FALLBACK: Final = "Player"  # a name with nothing visible left in it
 JOINERS: Final = frozenset("\u200c\u200d")
 
 
-def clean_name(raw: str, fallback: str = FALLBACK) -> str:
+def clean_name(raw: str, fallback: str = FALLBACK, *, longest: int = MAX_NAME) -> str:
     """`raw` without control, format (bidi) and private-use characters, its whitespace (line
-    breaks included) collapsed to single spaces, at most `MAX_NAME` characters; `fallback` if
+    breaks included) collapsed to single spaces, at most `longest` characters; `fallback` if
     nothing visible is left."""
     kept: list[str] = []
     for char in unicodedata.normalize("NFC", raw):
@@ -28,8 +28,8 @@ def clean_name(raw: str, fallback: str = FALLBACK) -> str:
         elif unicodedata.category(char)[0] != "C" or char in JOINERS:
             kept.append(char)
     text = " ".join("".join(kept).split())
-    if len(text) > MAX_NAME:
-        text = text[: MAX_NAME - 1].rstrip() + "…"
+    if len(text) > longest:
+        text = text[: longest - 1].rstrip() + "…"
     if not any(unicodedata.category(char)[0] in "LNPS" for char in text):
         return fallback
     return text

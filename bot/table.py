@@ -50,6 +50,8 @@ class Table(BaseModel):
     limit_passed: bool = False
     voted_end: bool = False  # the players ended the game before its natural end
     community: str = ""  # the Discord server (leaderboards); "": the chat itself
+    place: str = ""  # where the table is, as its members know it (`Actor.place`); "": unknown
+    link: str = ""  # a link that opens that place; "": none
 
     @model_validator(mode="before")
     @classmethod

@@ -6,7 +6,11 @@ animation or a document, keyboard). Users listed in
 `unreachable` have never opened the bot: sending to their private chat fails with the 403
 Telegram returns for that. A chat can be `flood`ed: until the flood ends every message to it
 gets Telegram's 429 with a `retry_after`; a group `migrated` to a supergroup refuses messages
-with the new chat's id; a `failing` chat gets 502s for a while. Updates are built here as the
+with the new chat's id; a `failing` chat gets 502s for a while. A chat in `forums` is a forum
+supergroup with `topics` (`create_topic`, or the bot's `createForumTopic`): a message sent with
+a `message_thread_id` goes to that topic, one without it to General; a closed topic refuses
+the bot with `TOPIC_CLOSED` (the bot is no admin), a deleted one with "message thread not
+found" (Telegram tells bots of no deletion: they learn it so). Updates are built here as the
 JSON Telegram would send. A long poll waits at most `poll_limit` seconds (short, so tests end
 quickly; raised, it lasts as long as the bot asks, as on Telegram), and a poll the bot gave up
 before its answer is marked `abandoned`.
@@ -90,6 +94,12 @@ class Call:
         return None if value is None else int(value)
 
     @property
+    def topic(self) -> int | None:
+        """The forum topic the call was sent to (None: General, or a chat without topics)."""
+        value = self.params.get("message_thread_id")
+        return None if value is None else int(value)
+
+    @property
     def text(self) -> str:
         """What the user reads: the text, or a photo's caption."""
         return str(self.params.get("text") or self.params.get("caption") or "")
@@ -163,10 +173,23 @@ class TgUser:
         return data
 
 
-def chat_json(chat_id: int) -> dict[str, Any]:
+def chat_json(chat_id: int, forum: bool = False) -> dict[str, Any]:
     if chat_id > 0:
         return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
-    return {"id": chat_id, "type": "supergroup", "title": f"group{chat_id}"}
+    data: dict[str, Any] = {"id": chat_id, "type": "supergroup", "title": f"group{chat_id}"}
+    if forum:
+        data["is_forum"] = True
+    return data
+
+
+@dataclass(eq=False)
+class Topic:
+    """A forum topic: its id is the id of the service message that created it."""
+
+    chat_id: int
+    thread_id: int
+    name: str
+    state: str = "open"  # "open", "closed" or "deleted"
 
 
 class FakeBotApi:
@@ -179,6 +202,8 @@ class FakeBotApi:
         self.floods: dict[int, tuple[float, float]] = {}  # chat id -> (end, retry_after)
         self.migrated: dict[int, int] = {}  # group id -> the supergroup it became
         self.failing: dict[int, int] = {}  # chat id -> how many more calls fail with 502
+        self.forums: set[int] = set()  # forum supergroups
+        self.topics: dict[tuple[int, int], Topic] = {}  # (chat id, thread id) -> topic
         self.updates: list[dict[str, Any]] = []  # served by getUpdates
         self.poll_limit = 0.5  # the longest a getUpdates waits for an update
         self.webhook: tuple[str, str | None] | None = None  # (url, secret) of setWebhook
@@ -269,6 +294,12 @@ class FakeBotApi:
         if chat_id in self.migrated:
             new_id = self.migrated[chat_id]
             return 400, _UPGRADED, {"migrate_to_chat_id": new_id}
+        if call.topic is not None:
+            topic = self.topics.get((chat_id, call.topic))
+            if topic is None or topic.state == "deleted":
+                return 400, "Bad Request: message thread not found", {}
+            if topic.state == "closed":
+                return 400, "Bad Request: TOPIC_CLOSED", {}
         end, retry_after = self.floods.get(chat_id, (0.0, 0.0))
         if time.monotonic() < end:
             description = f"Too Many Requests: retry after {retry_after}"
@@ -298,10 +329,12 @@ class FakeBotApi:
         message: dict[str, Any] = {
             "message_id": next(self._message_ids),
             "date": int(time.time()),
-            "chat": chat_json(chat_id),
+            "chat": chat_json(chat_id, chat_id in self.forums),
             "from": {"id": BOT_ID, "is_bot": True, "first_name": "Forbidden City"},
             **content,
         }
+        if call.topic is not None:
+            message.update(message_thread_id=call.topic, is_topic_message=True)
         if "reply_markup" in call.params:
             message["reply_markup"] = call.params["reply_markup"]
         return 200, message
@@ -370,6 +403,49 @@ class FakeBotApi:
         rights = dict.fromkeys(_ADMIN_RIGHTS, True)
         return 200, {"status": "administrator", "user": user, "is_anonymous": False, **rights}
 
+    async def _api_createForumTopic(self, call: Call) -> tuple[int, Any]:
+        chat_id, name = int(call.params["chat_id"]), call.params.get("name", "")
+        if chat_id not in self.forums:
+            return 400, "Bad Request: the chat is not a forum"
+        if not 1 <= len(name) <= 128:
+            return 400, "Bad Request: invalid forum topic name specified"
+        topic = self.create_topic(chat_id, name)
+        return 200, {"message_thread_id": topic.thread_id, "name": name, "icon_color": 7322096}
+
+    def create_topic(self, chat_id: int, name: str) -> Topic:
+        """A topic opened in a forum (by a member, or by the bot's `createForumTopic`)."""
+        assert chat_id in self.forums, "topics are a forum's"
+        topic = Topic(chat_id, next(self._message_ids), name)
+        self.topics[(chat_id, topic.thread_id)] = topic
+        return topic
+
+    def topic_closed(self, topic: Topic, by: TgUser) -> Any:
+        """`by` closes the topic: the update of its service message, in the topic."""
+        topic.state = "closed"
+        message = self._topic_message(topic, by, {"forum_topic_closed": {}})
+        return {"update_id": next(self._update_ids), "message": message}
+
+    def _topic_message(self, topic: Topic, user: TgUser, content: dict[str, Any]) -> Any:
+        return {
+            "message_id": next(self._message_ids),
+            "message_thread_id": topic.thread_id,
+            "is_topic_message": True,
+            "date": int(time.time()),
+            "chat": chat_json(topic.chat_id, True),
+            "from": user.json(),
+            **content,
+        }
+
+    def _topic_created(self, topic: Topic) -> dict[str, Any]:
+        """The service message that opened a topic: what a message in it answers."""
+        return {
+            "message_id": topic.thread_id,
+            "message_thread_id": topic.thread_id,
+            "date": int(time.time()),
+            "chat": chat_json(topic.chat_id, True),
+            "forum_topic_created": {"name": topic.name, "icon_color": 7322096},
+        }
+
     async def _api_setMyCommands(self, call: Call) -> tuple[int, Any]:
         return 200, True
 
@@ -418,12 +494,14 @@ class FakeBotApi:
         edited: bool = False,
         mentions: dict[str, TgUser] | None = None,
         reply_to: TgUser | None = None,
+        topic: Topic | None = None,
     ) -> Any:
         """An update for a user typing `text` (a command at its start) in a chat.
 
         `mentions`: names in `text` picked from the member list (a `text_mention` of that
         user, offsets in UTF-16 units as Telegram counts); `reply_to`: the command answers a
-        message of that user's in the same chat."""
+        message of that user's in the same chat; `topic`: typed in that forum topic (it
+        then answers the topic's first message, unless it answers someone)."""
         command = text.split()[0]
         entities = [{"type": "bot_command", "offset": 0, "length": len(command)}]
         for name, person in (mentions or {}).items():
@@ -435,22 +513,28 @@ class FakeBotApi:
                     "user": person.json(),
                 }
             )
-        message = {
+        message: dict[str, Any] = {
             "message_id": next(self._message_ids),
             "date": int(time.time()),
-            "chat": chat_json(chat_id),
+            "chat": chat_json(chat_id, chat_id in self.forums),
             "from": user.json(),
             "text": text,
             "entities": entities,
         }
+        if topic is not None:
+            assert topic.chat_id == chat_id, "a topic of another chat"
+            message.update(message_thread_id=topic.thread_id, is_topic_message=True)
+            message["reply_to_message"] = self._topic_created(topic)
         if reply_to is not None:
             message["reply_to_message"] = {
                 "message_id": next(self._message_ids),
                 "date": int(time.time()),
-                "chat": chat_json(chat_id),
+                "chat": chat_json(chat_id, chat_id in self.forums),
                 "from": reply_to.json(),
                 "text": "well played",
             }
+            if topic is not None:
+                message["reply_to_message"]["message_thread_id"] = topic.thread_id
         key = "edited_message" if edited else "message"
         if edited:
             message["edit_date"] = int(time.time())
@@ -471,13 +555,18 @@ class FakeBotApi:
         }
 
     # ------------------------------------------------------------------ reading
-    def sent(self, chat_id: int | None = None) -> list[Call]:
-        """Messages, photos, animations and documents delivered (to `chat_id` if given), in
-        order."""
+    def sent(self, chat_id: int | None = None, topic: Topic | None = None) -> list[Call]:
+        """Messages, photos, animations and documents delivered (to `chat_id` if given, and
+        then to its General topic, or to `topic`), in order."""
+        if topic is not None:
+            chat_id = topic.chat_id
         return [
             c
             for c in self.calls
-            if c.method in SENDS and c.delivered and (chat_id is None or c.chat_id == chat_id)
+            if c.method in SENDS
+            and c.delivered
+            and (chat_id is None or c.chat_id == chat_id)
+            and (chat_id is None or c.topic == (topic.thread_id if topic else None))
         ]
 
     def polling(self, since: int = 0) -> Call | None:

@@ -90,6 +90,9 @@ class Recording:
     async def chat_moved(self, platform: str, old_id: str, new_id: str) -> bool:
         return await self.inner.chat_moved(platform, old_id, new_id)
 
+    async def place_closed(self, platform: str, channel_id: str) -> Reply:
+        return await self.inner.place_closed(platform, channel_id)
+
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         return await self.inner.fire_due(platform)
 

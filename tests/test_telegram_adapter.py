@@ -62,6 +62,9 @@ class ScriptedService:
     async def chat_moved(self, platform: str, old_id: str, new_id: str) -> bool:
         return False
 
+    async def place_closed(self, platform: str, channel_id: str) -> Reply:
+        return Reply()
+
     async def claim_delivery(self, platform: str, update_id: int) -> Claim:
         return "claimed"
 
@@ -110,20 +113,27 @@ def test_file_url_follows_the_api_url() -> None:
 async def test_fc_command_reaches_the_service_with_the_actor(
     bot: Harness, service: ScriptedService
 ) -> None:
-    await bot.feed(bot.api.command(GROUP, ALICE, "/fc play 2,-1 0"))
+    typed = bot.api.command(GROUP, ALICE, "/fc play 2,-1 0")
+    await bot.feed(typed)
     await bot.feed(bot.api.command(GROUP, BOB, f"/fc@{BOT_USERNAME} play 3 1"))
     await bot.feed(bot.api.command(GROUP, BOB, "/fc"))
     assert [text for _, text in service.commands] == ["play 2,-1 0", "play 3 1", ""]
     actor = service.commands[0][0]
-    assert actor == Actor(
-        platform="telegram",
-        channel_id=str(GROUP),
-        user_id="101",
-        name="Alice A.",
-        locale="fr",
-        is_admin=False,
-        private=False,
-        community=str(GROUP),
+    assert (
+        actor
+        == Actor(
+            platform="telegram",
+            channel_id=str(GROUP),
+            user_id="101",
+            name="Alice A.",
+            locale="fr",
+            is_admin=False,
+            private=False,
+            community=str(GROUP),
+            place=f"group{GROUP}",  # the group's title
+            # The command's message, in a supergroup without a public name.
+            link=f"https://t.me/c/{str(GROUP)[4:]}/{typed['message']['message_id']}",
+        )
     )
     # Admin rights are only looked up for abort.
     assert not [c for c in bot.api.calls if c.method == "getChatMember"]

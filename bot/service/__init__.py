@@ -133,6 +133,11 @@ class GameService:
         """A chat got a new id (a Telegram supergroup): its table goes with it."""
         return await chat.moved(self.ctx, platform, old_id, new_id)
 
+    async def place_closed(self, platform: str, channel_id: str) -> Reply:
+        """A table's place (a forum topic, a thread) was closed or deleted: the table closes;
+        the reply goes to the place around it."""
+        return await chat.closed(self.ctx, platform, channel_id)
+
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
         """Reminders, time limits and computer players' turns that are due, each once."""
         return await deadlines.fire_due(self.ctx, platform)

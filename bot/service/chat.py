@@ -15,6 +15,7 @@ from ..refused import Refused
 from ..replies import Message, Reply, mention
 from ..store import AlreadyExists, Channel, Conflict, NotFound, StoreUnavailable
 from .context import Context, user_names
+from .schedule import DEADLINE_KINDS
 
 # After a platform refuses a private message to someone, the bot stops trying for this long,
 # or until they use the bot privately or turn notices on again.
@@ -154,3 +155,33 @@ async def moved(ctx: Context, platform: str, old_id: str, new_id: str) -> bool:
             return False
     log.error("%s moved to %s while the store was away: its table stays at the old id", old, new)
     return False
+
+
+async def closed(ctx: Context, platform: str, channel_id: str) -> Reply:
+    """A table's place was closed or deleted under it (a forum topic, a thread): nobody can
+    play there any more, so its table closes at once and none of its deadlines fires again.
+    Kept results stay (only a finished game has one). The reply is for the place around it
+    (the forum's General topic, the thread's channel), or empty if no table was there."""
+    channel = Channel.of(platform, channel_id)
+    for _ in range(5):
+        loaded = await ctx.load(channel)
+        if loaded is None:
+            return Reply()
+        try:
+            await ctx.store.archive(channel, loaded.record.version, cancel_deadlines=DEADLINE_KINDS)
+        except Conflict:  # a move was saved meanwhile: close the newer table
+            continue
+        except NotFound:
+            return Reply()
+        table = loaded.table
+        lang = await ctx.channel_language(channel)
+        text = tr(
+            lang,
+            "The {game} table of {place} is closed: that place was closed or deleted.",
+            game=tr(lang, table.module.title),
+            place=table.place or channel_id,
+        )
+        log.info("%s was closed under its table: the table is closed", channel)
+        return Reply(public=[Message(text)])
+    log.error("%s was closed under its table, which kept changing: left open", channel)
+    return Reply()

@@ -24,7 +24,7 @@ from . import results
 from .computers import computer_turn
 from .context import Context, Loaded, user_names, waiting_seats
 from .schedule import turn_deadlines
-from .turns import after_action, prompts, stand_in
+from .turns import after_action, headed, prompts, stand_in
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -222,7 +222,7 @@ async def _remind(
         user = at.users.get(turn.seat)
         if user is not None and chat.notify_enabled(user):
             message = await ctx.draw(partial(game_module.prompt, at, game, turn.seat, True))
-            reply.direct.append(Direct(user, message))
+            reply.direct.append(Direct(user, headed(loaded.table, message)))
     await ctx.store.schedule(
         channel, "remind", ctx.clock() + ctx.settings.reminder_after.total_seconds()
     )

@@ -170,6 +170,8 @@ async def new(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
         # A community that is the chat itself (a Telegram group) is left to the chat's id at
         # the end, which follows the chat if it gets a new one.
         community="" if actor.community in (None, actor.channel_id) else actor.community,
+        place=actor.place,
+        link=actor.link,
     )
     for _ in range(count):
         _seat_computer(table, level, lang)

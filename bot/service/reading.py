@@ -159,7 +159,8 @@ async def help_text(ctx: Context, actor: Actor, args: list[str], lang: str) -> R
 
 
 async def games(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
-    """The actor's games under way on this platform, and whose turn each is."""
+    """The actor's games under way on this platform: where each is (with a link to that
+    place, if it has one) and whose turn it is."""
     channels = await ctx.store.user_games(actor.platform, actor.user_id)
     if not channels:
         return Reply(private=[Message(tr(lang, "You have no game under way."))])
@@ -182,9 +183,13 @@ async def games(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply
             else:
                 who = ", ".join(table.user_of(s).name for s in waited)
                 state = tr(lang, "{who} to play", who=who)
-        lines.append(
-            tr(lang, "Chat {id}: {state}", id=channel.channel_id, state=f"{title}, {state}")
+        state = f"{title}, {state}"
+        line = (
+            tr(lang, "{place}: {state}", place=table.place, state=state)
+            if table.place
+            else tr(lang, "Chat {id}: {state}", id=channel.channel_id, state=state)
         )
+        lines.append(f"{line} · {table.link}" if table.link else line)
     return Reply(private=[Message("\n".join(lines))])
 
 

@@ -234,7 +234,8 @@ async def prompts(
     chat: ChatSettings,
     seats: list[str],
 ) -> list[Direct]:
-    """Private turn notices for `seats`, who must now decide (if they want notices)."""
+    """Private turn notices for `seats`, who must now decide (if they want notices), each
+    headed by the place of the table when it is known."""
     out = []
     for seat in seats:
         if seat not in at.users:  # a computer player's
@@ -243,8 +244,16 @@ async def prompts(
         if not chat.notify_enabled(user):
             continue
         message = await ctx.draw(partial(game_module.prompt, at, game, seat, False))
-        out.append(Direct(user, message, turn_notice=True))
+        out.append(Direct(user, headed(table, message), turn_notice=True))
     return out
+
+
+def headed(table: Table, message: Message) -> Message:
+    """A private message headed by the place of its table, when known: one may play in
+    several groups, topics or threads at once."""
+    if table.place:
+        message.text = f"📍 {table.place}\n{message.text}"
+    return message
 
 
 @dataclass(slots=True)

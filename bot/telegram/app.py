@@ -34,6 +34,7 @@ from bot.i18n import normalize, tr
 from bot.replies import Message as ReplyMessage
 from bot.replies import Reply
 
+from . import places
 from .contract import PLATFORM, GameServiceApi
 from .delivery import Delivery, alert_text
 from .mentions import about_replied_user, with_mentions
@@ -99,17 +100,22 @@ class TelegramAdapter:
     def language(self, user: User) -> str:
         return normalize(user.language_code) or self.default_language
 
-    async def actor(self, chat: Chat, user: User, *, admin_check: bool = False) -> Actor:
+    async def actor(
+        self, chat: Chat, user: User, message: Message | None, *, admin_check: bool = False
+    ) -> Actor:
+        """Who acts, and where: the chat, or the forum topic `message` was sent in."""
         private = chat.type == ChatType.PRIVATE
         return Actor(
             platform=PLATFORM,
-            channel_id=str(chat.id),
+            channel_id=places.of_message(message) if message is not None else str(chat.id),
             user_id=str(user.id),
             name=user.full_name,
             locale=user.language_code,
             is_admin=admin_check and not private and await self._is_admin(chat, user),
             private=private,
             community=None if private else str(chat.id),
+            place="" if private else places.title(chat, message),
+            link="" if private else places.link(chat, message),
         )
 
     async def _is_admin(self, chat: Chat, user: User) -> bool:
@@ -128,7 +134,7 @@ class TelegramAdapter:
             return
         text = about_replied_user(command_text(with_mentions(message)), message)
         first = text.split(maxsplit=1)[0].lower() if text else ""
-        actor = await self.actor(chat, user, admin_check=first in ADMIN_COMMANDS)
+        actor = await self.actor(chat, user, message, admin_check=first in ADMIN_COMMANDS)
         reply = await self.service.command(actor, text)
         await self.deliver(reply, actor, user, command=message)
 
@@ -137,7 +143,7 @@ class TelegramAdapter:
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
             return
-        actor = await self.actor(chat, user)
+        actor = await self.actor(chat, user, update.message)
         reply = await self.service.command(actor, "help")
         await self.deliver(reply, actor, user)
 
@@ -145,10 +151,11 @@ class TelegramAdapter:
         query, user = update.callback_query, update.effective_user
         if query is None or user is None:
             return
-        chat = query.message.chat if query.message is not None else None
+        on = query.message if isinstance(query.message, Message) else None
+        chat = on.chat if on is not None else None
         if chat is None:  # a button on an inline message: treat it as the private chat
             chat = Chat(user.id, ChatType.PRIVATE)
-        actor = await self.actor(chat, user)
+        actor = await self.actor(chat, user, on)
         reply = await self.service.press(actor, query.data or "")
         if not reply.ok:
             await self._answer(query.answer(alert_text(reply), show_alert=True))
@@ -171,6 +178,19 @@ class TelegramAdapter:
         if await self.service.chat_moved(PLATFORM, str(old), str(new)):
             log.info("a table followed its group from %s to %s", old, new)
 
+    async def on_topic_closed(self, update: Update, context: Context) -> None:
+        """A forum topic was closed: nobody but admins may write there any more, so its table
+        closes, and the General topic is told why."""
+        message = update.message
+        if message is None:
+            return
+        place = places.of_message(message)
+        if places.split(place)[1] is None:
+            return
+        reply = await self.service.place_closed(PLATFORM, place)
+        for public in reply.public:
+            await self.delivery.public(str(message.chat.id), public)
+
     @staticmethod
     async def _answer(answering: Awaitable[bool]) -> None:
         # A query older than ~15 s cannot be answered any more, and a flood-limited answer
@@ -191,7 +211,7 @@ class TelegramAdapter:
             actor_name=actor.name,
             language=self.language(user),
             command_id=command.message_id
-            if command is not None and str(command.chat_id) == channel
+            if command is not None and places.of_message(command) == channel
             else None,
         )
 
@@ -204,7 +224,8 @@ class TelegramAdapter:
             self.language(user),
             "Anonymous admins and channels cannot play: send the command as yourself.",
         )
-        await self.delivery.public(str(chat.id), ReplyMessage(note), reply_to=message.message_id)
+        where = places.of_message(message)
+        await self.delivery.public(where, ReplyMessage(note), reply_to=message.message_id)
         return True
 
     async def fire_due(self) -> None:
@@ -285,5 +306,8 @@ def build_application(
     )
     application.add_handler(CallbackQueryHandler(adapter.on_press))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, adapter.on_migrate))
+    application.add_handler(
+        MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, adapter.on_topic_closed)
+    )
     application.add_error_handler(_log_error)
     return application

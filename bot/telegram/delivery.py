@@ -34,6 +34,7 @@ from bot.replies import Button, Message, Reply, mention
 
 from .contract import PLATFORM, GameServiceApi
 from .outbox import ChatId, Outbox, Parcel, Step
+from .places import chat_of, split
 
 log = logging.getLogger(__name__)
 
@@ -135,19 +136,16 @@ def _units(text: str, fits: Callable[[str], bool]) -> list[str]:
     return units
 
 
+# Telegram's words for a chat or a forum topic that is gone, or closed to the bot.
+_GONE: Final = ("chat not found", "message thread not found", "topic_closed", "topic_deleted")
+
+
 def undeliverable(error: TelegramError) -> bool:
-    """The user never started the bot, blocked it, or is gone: retrying will not help."""
+    """The user never started the bot, blocked it, or is gone, or the topic is closed or
+    deleted: retrying will not help."""
     if isinstance(error, Forbidden):
         return True
-    return isinstance(error, BadRequest) and "chat not found" in error.message.lower()
-
-
-def chat_ref(chat_id: int | str) -> int | str:
-    """Numeric ids as ints (the rate limiter tells groups by a negative id)."""
-    try:
-        return int(chat_id)
-    except ValueError:
-        return chat_id
+    return isinstance(error, BadRequest) and any(w in error.message.lower() for w in _GONE)
 
 
 def file_kind(name: str) -> str:
@@ -204,10 +202,12 @@ def _file(
     }
     send = senders.get(kind, bot.send_document)
 
-    async def call(chat_id: ChatId) -> object:
+    async def call(place: ChatId) -> object:
+        chat, topic = split(place)
         return await send(
-            chat_ref(chat_id),
+            chat,
             InputFile(image, filename=message.image_name),
+            message_thread_id=topic,
             caption=caption,
             reply_markup=markup,
             parse_mode=mode,
@@ -220,10 +220,12 @@ def _file(
 def _text(
     bot: Bot, text: str, answer: ReplyParameters | None, markup: InlineKeyboardMarkup | None
 ) -> Step:
-    async def call(chat_id: ChatId) -> object:
+    async def call(place: ChatId) -> object:
+        chat, topic = split(place)
         return await bot.send_message(
-            chat_ref(chat_id),
+            chat,
             text,
+            message_thread_id=topic,
             parse_mode=ParseMode.HTML,
             reply_markup=markup,
             link_preview_options=_NO_PREVIEW,
@@ -357,8 +359,18 @@ class Delivery:
         await self._reply(follow_up, channel, None, "", language, None, report_dm=False)
 
     async def public(self, channel_id: str, message: Message, reply_to: int | None = None) -> None:
-        """Post in a group (a group upgraded to a supergroup is followed once)."""
-        await self.outbox.send(Parcel(channel_id, [plan(self.bot, message, reply_to)]))
+        """Post in a group or a forum topic (a group upgraded to a supergroup is followed
+        once); a topic found closed or deleted closes its table (`place_closed`)."""
+        steps = [plan(self.bot, message, reply_to)]
+        gone = partial(self._place_gone, channel_id) if split(channel_id)[1] else None
+        await self.outbox.send(Parcel(channel_id, steps, on_unreachable=gone))
+
+    async def _place_gone(self, place: str) -> None:
+        """A topic refused a message as closed or deleted: its table closes, and the group's
+        General topic is told why the game stopped."""
+        closed = await self.service.place_closed(PLATFORM, place)
+        for message in closed.public:
+            await self.public(chat_of(place), message)
 
     async def private(
         self,
