@@ -470,6 +470,8 @@ class FakeBotApi:
 
     async def _api_getUpdates(self, call: Call) -> tuple[int, Any]:
         offset = int(call.params.get("offset", 0))
+        if offset:  # Telegram forgets the updates this confirms: no process gets them again
+            self.updates = [u for u in self.updates if u["update_id"] >= offset]
         timeout = min(float(call.params.get("timeout", 0)), self.poll_limit)
         ready = [u for u in self.updates if u["update_id"] >= offset]
         if not ready and timeout:
