@@ -8,15 +8,18 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
 from bot.config import Settings
 from bot.service import GameService
 from bot.store import Channel, Store
+from bot.table import Table
 from bot.telegram import build_application
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import Call, FakeBotApi, Harness, TgUser, Topic, settings_for
+from tests.tables import load_game
 from tests.test_telegram_unreachable import typed_move, whose_turn
 
 FORUM = -100_4242
@@ -207,3 +210,55 @@ async def test_an_ordinary_groups_reply_threads_share_its_one_table(
     calls = await bot.feed(update)
     assert any("joins the table (2/4)" in c.text for c in sends(calls) if c.chat_id == group)
     assert all(c.topic is None for c in calls)
+
+
+async def test_a_group_that_becomes_a_forum_keeps_its_table_in_general(
+    bot: Harness, store: Store, topics: tuple[Topic, Topic]
+) -> None:
+    """An ordinary group upgraded to a supergroup gets a new id: its table follows it, and in
+    a forum it is the General topic's, beside the topics' own tables."""
+    old = -4242
+    await bot.feed(bot.api.command(old, ANN, "/fc new"))
+    moved = {
+        "update_id": 9101,
+        "message": {
+            "message_id": 9102,
+            "date": 0,
+            "chat": {"id": old, "type": "group", "title": "t"},
+            "migrate_to_chat_id": FORUM,
+        },
+    }
+    await bot.feed(moved)
+    assert await store.load(place(None)) is not None
+    calls = await say(bot, BEN, "/fc join", None)
+    [joined] = [c for c in sends(calls) if c.chat_id == FORUM]
+    assert joined.topic is None and "joins the table (2/4)" in joined.text
+    strategy, _ = topics
+    await open_game(bot, strategy, CAT, ANN)  # a topic's table beside it
+    general = await store.load(place(None))
+    assert general is not None and "403" not in general.data  # Cat sits in the topic only
+
+
+async def test_a_table_stored_before_topics_plays_on_in_general(
+    bot: Harness, store: Store, topics: tuple[Topic, Topic]
+) -> None:
+    """A group's table saved by an earlier version, under the key it had then (the chat's id):
+    in the forum the group became, it is the General topic's and plays on there."""
+    data = (Path(__file__).parent / "stored" / "forbidden_city-table.json").read_text()
+    for number, name in enumerate(("ann", "bob", "cid"), start=701):  # Telegram ids
+        data = data.replace(f'"{name}"', f'"{number}"')
+    table = Table.model_validate_json(data)
+    await store.create(
+        place(None), data, creator=table.creator, players=table.user_ids(), language="en"
+    )
+    game = load_game(table)
+    user_id = table.user_of(game.current).user_id
+    user = TgUser(int(user_id), "Someone")
+    move = await typed_move(store, random.Random(4), place(None))
+    calls = await say(bot, user, move, None)
+    posts = [c for c in sends(calls) if c.chat_id == FORUM]
+    assert posts and all(c.topic is None for c in posts)
+    assert any(c.photo and "places a tile" in c.text for c in posts)
+    record = await store.load(place(None))
+    assert record is not None
+    assert len(load_game(Table.model_validate_json(record.data)).moves) == len(game.moves) + 1
