@@ -26,6 +26,9 @@ class Actor:
     # messages can say where each game is.
     place: str = ""
     link: str = ""
+    # The place around this one (a Discord thread's channel, a forum topic's group), where
+    # the bot says why a table there closed; "" where there is none.
+    parent: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", clean_name(self.name))  # frozen: set once, here

@@ -52,6 +52,7 @@ class Table(BaseModel):
     community: str = ""  # the Discord server (leaderboards); "": the chat itself
     place: str = ""  # where the table is, as its members know it (`Actor.place`); "": unknown
     link: str = ""  # a link that opens that place; "": none
+    parent: str = ""  # the place around it (`Actor.parent`); "": none
 
     @model_validator(mode="before")
     @classmethod

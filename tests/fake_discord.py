@@ -12,6 +12,12 @@ for the tasks discord.py starts for them. A bot in another process connects to t
 gateway instead (`GET /gateway/bot`, a websocket): it says HELLO, takes IDENTIFY with
 `[shard_id, shard_count]`, answers READY and heartbeats, and `send` delivers each interaction
 on the shard Discord would: `(guild_id >> 22) % shard_count`, DMs on shard 0.
+
+Threads are channels of their own (`open_thread`, or the bot's `POST /channels/{id}/threads`),
+with their own messages. An archived thread refuses messages with 50083 until it is unarchived
+(`PATCH`), which a locked one refuses the bot (it has no Manage Threads); a deleted thread is an
+unknown channel (10003). Discord sends bots no thread events without the guilds intent, which
+this bot does without: it learns of them when it posts.
 """
 
 from __future__ import annotations
@@ -39,7 +45,12 @@ EPHEMERAL = 1 << 6
 API = "/api/v10"
 TIMESTAMP = "2025-01-01T12:00:00.000000+00:00"
 MEMBER_PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, attach_files=True, use_application_commands=True
+    view_channel=True,
+    send_messages=True,
+    attach_files=True,
+    use_application_commands=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
 )
 ADMIN_PERMISSIONS = MEMBER_PERMISSIONS | discord.Permissions(manage_channels=True)
 
@@ -62,6 +73,18 @@ class Person:
 
 
 Value = str | int | bool | Person  # an option's value; a Person is a user picked for a user option
+
+
+@dataclass(eq=False)
+class Thread:
+    """A public thread of a channel, as Discord keeps it."""
+
+    id: int
+    parent_id: int
+    name: str
+    archived: bool = False
+    locked: bool = False
+    deleted: bool = False
 
 
 @dataclass
@@ -151,6 +174,8 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # DM channel id -> recipient
         self.blocked_dms: set[int] = set()  # users whose DMs are closed to the bot
         self.unwritable: set[int] = set()  # channels where the bot may not post
+        self.threads: dict[int, Thread] = {}
+        self.no_threads: set[int] = set()  # channels where the bot may not open threads
         self.commands: list[Json] = []
         self.server: TestServer | None = None
         self.recommended_shards = 1  # what GET /gateway/bot advises
@@ -220,6 +245,10 @@ class FakeDiscord:
         if method == "POST" and parts[0] == "channels" and parts[-1] == "messages":
             await self.posting.wait()
             return self._channel_message(int(parts[1]), body, files)
+        if method == "POST" and parts[0] == "channels" and parts[-1] == "threads":
+            return self._start_thread(int(parts[1]), body)
+        if parts[0] == "channels" and len(parts) == 2 and int(parts[1]) in self.threads:
+            return self._edit_thread(method, self.threads[int(parts[1])], body)
         self.unexpected.append((method, path))
         return _json({"code": 0, "message": "404: Not Found"}, status=404)
 
@@ -301,7 +330,63 @@ class FakeDiscord:
         user = {"id": str(recipient), "username": f"u{recipient}", "discriminator": "0"}
         return {"id": str(channel_id), "type": 1, "recipients": [{**user, "avatar": None}]}
 
+    # ------------------------------------------------------------------ threads
+    def open_thread(self, name: str, parent_id: int | None = None) -> Thread:
+        """A public thread someone opened in a channel (the game channel by default)."""
+        thread = Thread(next(self.ids), parent_id or self.channel_id, name)
+        self.threads[thread.id] = thread
+        return thread
+
+    def thread_json(self, thread: Thread) -> Json:
+        metadata = {
+            "archived": thread.archived,
+            "auto_archive_duration": 10080,
+            "archive_timestamp": TIMESTAMP,
+            "locked": thread.locked,
+        }
+        return {
+            "id": str(thread.id),
+            "type": 11,
+            "guild_id": str(self.guild_id),
+            "parent_id": str(thread.parent_id),
+            "owner_id": str(self.bot.id),
+            "name": thread.name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "flags": 0,
+            "thread_metadata": metadata,
+        }
+
+    def _start_thread(self, parent_id: int, body: Json) -> web.Response:
+        if parent_id in self.no_threads:
+            return _error(403, 50013, "Missing Permissions")
+        name = str(body.get("name", ""))
+        if not 1 <= len(name) <= 100 or body.get("type") != 11:
+            return _error(400, 50035, "Invalid Form Body")
+        return _json(self.thread_json(self.open_thread(name, parent_id)), status=201)
+
+    def _edit_thread(self, method: str, thread: Thread, body: Json) -> web.Response:
+        if thread.deleted:
+            return _error(404, 10003, "Unknown Channel")
+        if method == "DELETE":
+            thread.deleted = True
+            return _json(self.thread_json(thread))
+        if method == "PATCH" and set(body) <= {"archived"}:
+            if thread.locked and body.get("archived") is False:
+                return _error(403, 50013, "Missing Permissions")  # needs Manage Threads
+            thread.archived = bool(body.get("archived", thread.archived))
+            return _json(self.thread_json(thread))
+        self.unexpected.append((method, f"/channels/{thread.id}: {body}"))
+        return _error(400, 0, "not done by the fake")
+
     def _channel_message(self, channel_id: int, body: Json, files: list[Any]) -> web.Response:
+        thread = self.threads.get(channel_id)
+        if thread is not None and thread.deleted:
+            return _error(404, 10003, "Unknown Channel")
+        if thread is not None and thread.archived:
+            return _error(400, 50083, "Thread is archived")
         recipient = self.dm_channels.get(channel_id)
         if recipient is not None and recipient in self.blocked_dms:
             return _error(403, 50007, "Cannot send messages to this user")
@@ -468,7 +553,15 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ gateway payloads
     def _interaction(
-        self, kind: str, user: Person, type_: int, data: Json, *, dm: bool, message: Json | None
+        self,
+        kind: str,
+        user: Person,
+        type_: int,
+        data: Json,
+        *,
+        dm: bool,
+        message: Json | None,
+        thread: Thread | None = None,
     ) -> Json:
         interaction_id = next(self.ids)
         token = f"token-{interaction_id}"
@@ -478,7 +571,7 @@ class FakeDiscord:
             )
             self.dm_channels[channel_id] = user.id
         else:
-            channel_id = self.channel_id
+            channel_id = self.channel_id if thread is None else thread.id
         self.interactions[token] = Interaction(interaction_id, token, kind, user, channel_id)
         payload: Json = {
             "id": str(interaction_id),
@@ -514,6 +607,11 @@ class FakeDiscord:
                 "parent_id": None,
                 "permissions": str(permissions.value),
             }
+            if thread is not None:
+                payload["channel"] = {
+                    **self.thread_json(thread),
+                    "permissions": str(permissions.value),
+                }
             payload["member"] = {
                 "user": user.payload(),
                 "roles": [],
@@ -537,12 +635,24 @@ class FakeDiscord:
         a user picked for a user option)."""
         return self._command(user, subcommand, options, dm=False)
 
+    def thread_command_payload(
+        self, user: Person, thread: Thread, subcommand: str, /, **options: Value
+    ) -> Json:
+        """The same, typed in a thread."""
+        return self._command(user, subcommand, options, dm=False, thread=thread)
+
     def dm_command_payload(self, user: Person, subcommand: str, /, **options: Value) -> Json:
         """The same, typed in the user's DM with the bot."""
         return self._command(user, subcommand, options, dm=True)
 
     def _command(
-        self, user: Person, subcommand: str, options: dict[str, Value], *, dm: bool
+        self,
+        user: Person,
+        subcommand: str,
+        options: dict[str, Value],
+        *,
+        dm: bool,
+        thread: Thread | None = None,
     ) -> Json:
         sub: Json = {"type": 1, "name": subcommand}
         if options:
@@ -562,7 +672,7 @@ class FakeDiscord:
             if not dm:
                 resolved["members"] = {str(p.id): _member(p) for p in picked}
             data["resolved"] = resolved
-        return self._interaction("command", user, 2, data, dm=dm, message=None)
+        return self._interaction("command", user, 2, data, dm=dm, message=None, thread=thread)
 
     def autocomplete_payload(self, user: Person, typed: str, *, dm: bool = False) -> Json:
         sub = {
@@ -586,7 +696,10 @@ class FakeDiscord:
         data: Json = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
         if values is not None:
             data["values"] = values
-        return self._interaction("component", user, 3, data, dm=dm, message=message.payload)
+        thread = self.threads.get(message.channel_id)
+        return self._interaction(
+            "component", user, 3, data, dm=dm, message=message.payload, thread=thread
+        )
 
     def last_interaction(self) -> Interaction:
         return list(self.interactions.values())[-1]

@@ -78,6 +78,10 @@ class Scripted:
         self.due = [d for d in self.due if d not in mine]
         return mine
 
+    async def place_closed(self, platform: str, channel_id: str) -> Reply:
+        self.calls.append(("place_closed", None, f"{platform}:{channel_id}"))
+        return Reply()
+
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
@@ -181,6 +185,8 @@ async def test_command_text_and_actor(
                 is_admin=False,
                 private=False,
                 community=str(fake.guild_id),
+                place="#forbidden-city",  # the channel's name
+                link=f"https://discord.com/channels/{fake.guild_id}/{fake.channel_id}",
             ),
             text,
         )

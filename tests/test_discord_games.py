@@ -83,6 +83,11 @@ class Spy:
         self.replies += [("deadline", None, reply) for _, _, reply in due]
         return due
 
+    async def place_closed(self, platform: str, channel_id: str) -> Reply:
+        reply = await self.inner.place_closed(platform, channel_id)
+        self.replies.append(("place_closed", None, reply))
+        return reply
+
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:

@@ -6,10 +6,12 @@ before the first response), ask the service, deliver the `Reply`. The rules live
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from dataclasses import replace
+from typing import Any, Final
 
 import discord
 import yarl
@@ -18,8 +20,10 @@ from discord.ext import tasks
 from discord.gateway import DiscordWebSocket
 
 from bot.actor import Actor
-from bot.i18n import N_
-from bot.replies import Reply
+from bot.games import GameInfo
+from bot.i18n import N_, normalize, tr
+from bot.names import clean_name
+from bot.replies import Message, Reply, mention
 
 from .components import FcButton, FcSelect, recognised
 from .delivery import PLATFORM, Delivery, Service
@@ -36,11 +40,16 @@ COMMA = re.compile(r"\s*,\s*")
 # Computer players act a short pause after their turn comes (`BOT_PAUSE`): deadlines are looked
 # for every second (one small Redis read).
 DEADLINE_SECONDS = 1.0
+THREAD_NAME: Final = 100  # the longest name Discord gives a thread
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
-    """Who acted, and where, as the service sees it."""
+    """Who acted, and where, as the service sees it: a channel, or a thread (a channel of its
+    own, inside the one it is a thread of)."""
     permissions = interaction.permissions
+    channel = interaction.channel
+    guild = interaction.guild_id
+    name = channel.name if isinstance(channel, discord.abc.GuildChannel | discord.Thread) else ""
     return Actor(
         platform=PLATFORM,
         channel_id=str(interaction.channel_id),
@@ -51,6 +60,11 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         and (permissions.manage_channels or permissions.manage_guild),
         private=interaction.guild_id is None,
         community=None if interaction.guild_id is None else str(interaction.guild_id),
+        place=f"#{name}" if guild and name else "",
+        link=f"https://discord.com/channels/{guild}/{interaction.channel_id}" if guild else "",
+        parent=str(channel.parent_id)
+        if isinstance(channel, discord.Thread) and channel.parent_id
+        else "",
     )
 
 
@@ -309,6 +323,60 @@ class FcClient(discord.AutoShardedClient):
             lambda actor: self.service.command(actor, text),
             str(interaction.channel_id),
         )
+
+    async def handle_new_thread(
+        self, interaction: discord.Interaction[Any], text: str, game: GameInfo
+    ) -> None:
+        """`/fc new thread:true`: a public thread named after the game and its creator, the
+        table opened in it, and one line in the channel with the link. Refused in a DM or a
+        thread (threads open from a channel); a table refused there takes its thread along."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        actor = actor_of(interaction)
+        lang = normalize(actor.locale) or "en"
+        if actor.private or actor.parent:
+            reply = Reply.error(tr(lang, "Open a table in a thread from a server channel."))
+            await self.delivery.to_interaction(interaction, reply, actor.channel_id)
+            return
+        name = clean_name(f"{game.title} · {actor.name}", longest=THREAD_NAME)
+        try:
+            made = await self.http.start_thread_without_message(
+                actor.channel_id, name=name, auto_archive_duration=10080, type=11
+            )
+        except discord.HTTPException:
+            log.warning("could not open a thread in %s", actor.channel_id, exc_info=True)
+            refusal = tr(
+                lang,
+                "I cannot open a thread here. Give me the Create Public Threads and Send "
+                "Messages in Threads permissions.",
+            )
+            await self.delivery.to_interaction(interaction, Reply.error(refusal), actor.channel_id)
+            return
+        thread = str(made["id"])
+        inside = replace(
+            actor,
+            channel_id=thread,
+            place=f"#{name}",
+            link=f"https://discord.com/channels/{interaction.guild_id}/{thread}",
+            parent=actor.channel_id,
+        )
+        try:
+            reply = await self.service.command(inside, text)
+        except Exception:
+            log.exception("the service failed")
+            reply = _failure()
+        if reply.ok:
+            line = tr(
+                lang,
+                "{who} opened a table in {thread}.",
+                who=mention(actor.user_id),
+                thread=f"<#{thread}>",
+            )
+            announced = Message(line, names={actor.user_id: actor.name})
+            await self.delivery.to_channel(actor.channel_id, announced)
+        else:  # nothing to play in: the thread goes
+            with contextlib.suppress(discord.HTTPException):
+                await self.http.delete_channel(thread)
+        await self.delivery.to_interaction(interaction, reply, reply.channel_id or thread)
 
     async def handle_press(self, interaction: discord.Interaction[Any], data: str) -> None:
         """A component press; public replies go to the game's channel the reply names."""

@@ -42,6 +42,8 @@ _STYLES = {
 }
 # Discord error code for "Cannot send messages to this user" (DMs closed or bot blocked).
 CANNOT_DM = 50007
+UNKNOWN_CHANNEL = 10003  # a deleted channel or thread
+ARCHIVED = 50083  # a thread Discord archived after a while without messages
 
 
 class Service(Protocol):
@@ -62,6 +64,12 @@ class Service(Protocol):
     async def dms_refused(self, platform: str, user_id: str) -> None: ...
 
     async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]: ...
+
+    async def place_closed(self, platform: str, channel_id: str) -> Reply: ...
+
+
+class _Locked(Exception):
+    """A thread a moderator locked: only moderators may open it again."""
 
 
 def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
@@ -180,15 +188,48 @@ class Delivery:
 
     # -------------------------------------------------------------- channels and DMs
     async def to_channel(self, channel_id: str, message: Message) -> bool:
-        """Post in a channel; False if the bot may not (missing access or permissions)."""
+        """Post in a channel or a thread; False if the bot may not (missing access or
+        permissions). A thread Discord archived while a turn waited is opened again; a
+        deleted channel or thread, or a locked one, closes its table (`_place_gone`)."""
         channel = self.client.get_partial_messageable(int(channel_id))
         try:
-            for kwargs in _pieces(message):
-                await self._send(channel, kwargs)
-        except (discord.Forbidden, discord.NotFound):
+            await self._post(channel, message)
+        except discord.NotFound as error:
+            log.warning("cannot post in channel %s: %s", channel_id, error)
+            if error.code == UNKNOWN_CHANNEL:
+                await self._place_gone(channel_id)
+            return False
+        except _Locked:
+            log.warning("thread %s is locked: its table closes", channel_id)
+            await self._place_gone(channel_id)
+            return False
+        except discord.Forbidden:
             log.warning("cannot post in channel %s", channel_id, exc_info=True)
             return False
         return True
+
+    async def _post(self, channel: discord.PartialMessageable, message: Message) -> None:
+        """Send every piece of `message`; an archived thread is unarchived once (which Discord
+        lets anyone who may post there do, unless it is locked), and the piece sent again."""
+        for index, kwargs in enumerate(_pieces(message)):
+            try:
+                await self._send(channel, kwargs)
+            except discord.HTTPException as error:
+                if error.code != ARCHIVED:
+                    raise
+                try:
+                    await self.client.http.edit_channel(channel.id, archived=False)
+                except discord.Forbidden:
+                    raise _Locked from error
+                await self._send(channel, list(_pieces(message))[index])  # files read anew
+
+    async def _place_gone(self, channel_id: str) -> None:
+        """A channel or thread is gone or locked under its table: the table closes, and the
+        channel around a thread is told why."""
+        closed = await self.service.place_closed(PLATFORM, channel_id)
+        if closed.channel_id is not None and closed.channel_id != channel_id:
+            for message in closed.public:
+                await self.to_channel(closed.channel_id, message)
 
     async def directs(self, channel_id: str, directs: list[Direct]) -> None:
         """DM each user; a turn notice that cannot be delivered is reported to the service."""
@@ -245,5 +286,5 @@ class Delivery:
 def _cannot_post() -> Message:
     return Message(
         "I cannot post in this channel. Give me the View Channel, Send Messages and "
-        "Attach Files permissions here."
+        "Attach Files permissions here (and Send Messages in Threads in a thread)."
     )

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
-from bot.games import MODULES, GameInfo, NewOption, module
+from bot.games import DEFAULT, MODULES, GameInfo, NewOption, by_word, module
 from bot.i18n import N_
 
 __all__ = ["LEVELS", "Handles", "game_choices", "new_command"]
@@ -28,6 +28,10 @@ def game_choices() -> list[app_commands.Choice[str]]:
 
 class Handles(Protocol):
     async def handle_command(self, interaction: discord.Interaction[Any], text: str) -> None: ...
+
+    async def handle_new_thread(
+        self, interaction: discord.Interaction[Any], text: str, game: GameInfo
+    ) -> None: ...
 
 
 def _signature(games: list[GameInfo], options: list[NewOption]) -> inspect.Signature:
@@ -53,6 +57,7 @@ def _signature(games: list[GameInfo], options: list[NewOption]) -> inspect.Signa
             *own,
             inspect.Parameter("bots", optional, default=0, annotation=bots),
             inspect.Parameter("level", optional, default=None, annotation=str | None),
+            inspect.Parameter("thread", optional, default=False, annotation=bool),
         ]
     )
 
@@ -72,14 +77,20 @@ def new_command(client: Handles) -> app_commands.Command[Any, ..., None]:
         bots, level = values.get("bots") or 0, values.get("level")
         if bots or level:
             words.append(f"bots:{bots}:{level}" if level else f"bots:{bots}")
-        await client.handle_command(interaction, " ".join(["new", *(w for w in words if w)]))
+        text = " ".join(["new", *(w for w in words if w)])
+        if values.get("thread"):
+            game = by_word(str(values.get("game") or "")) or module(DEFAULT)
+            await client.handle_new_thread(interaction, text, game)
+        else:
+            await client.handle_command(interaction, text)
 
     vars(new)["__signature__"] = _signature(games, options)  # what discord.py reads
-    names = {"game": N_("game"), "bots": N_("bots"), "level": N_("level")}
+    names = {"game": N_("game"), "bots": N_("bots"), "level": N_("level"), "thread": N_("thread")}
     texts = {
         "game": N_("Which of the two games to play"),
         "bots": N_("Computer players to seat at once"),
         "level": N_("How well the computer players play"),
+        "thread": N_("Open the table in a new thread of this channel"),
     }
     choices = {
         "game": game_choices(),

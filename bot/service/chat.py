@@ -161,7 +161,8 @@ async def closed(ctx: Context, platform: str, channel_id: str) -> Reply:
     """A table's place was closed or deleted under it (a forum topic, a thread): nobody can
     play there any more, so its table closes at once and none of its deadlines fires again.
     Kept results stay (only a finished game has one). The reply is for the place around it
-    (the forum's General topic, the thread's channel), or empty if no table was there."""
+    (the forum's General topic, the thread's channel: its `channel_id`, unset if the table
+    knows none), or empty if no table was there."""
     channel = Channel.of(platform, channel_id)
     for _ in range(5):
         loaded = await ctx.load(channel)
@@ -182,6 +183,6 @@ async def closed(ctx: Context, platform: str, channel_id: str) -> Reply:
             place=table.place or channel_id,
         )
         log.info("%s was closed under its table: the table is closed", channel)
-        return Reply(public=[Message(text)])
+        return Reply(public=[Message(text)], channel_id=table.parent or None)
     log.error("%s was closed under its table, which kept changing: left open", channel)
     return Reply()

@@ -172,6 +172,7 @@ async def new(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
         community="" if actor.community in (None, actor.channel_id) else actor.community,
         place=actor.place,
         link=actor.link,
+        parent=actor.parent,
     )
     for _ in range(count):
         _seat_computer(table, level, lang)

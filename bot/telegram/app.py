@@ -116,6 +116,7 @@ class TelegramAdapter:
             community=None if private else str(chat.id),
             place="" if private else places.title(chat, message),
             link="" if private else places.link(chat, message),
+            parent=str(chat.id) if message is not None and places.topic_of(message) else "",
         )
 
     async def _is_admin(self, chat: Chat, user: User) -> bool:
@@ -189,7 +190,7 @@ class TelegramAdapter:
             return
         reply = await self.service.place_closed(PLATFORM, place)
         for public in reply.public:
-            await self.delivery.public(str(message.chat.id), public)
+            await self.delivery.public(reply.channel_id or str(message.chat.id), public)
 
     @staticmethod
     async def _answer(answering: Awaitable[bool]) -> None:

@@ -370,7 +370,7 @@ class Delivery:
         General topic is told why the game stopped."""
         closed = await self.service.place_closed(PLATFORM, place)
         for message in closed.public:
-            await self.public(chat_of(place), message)
+            await self.public(closed.channel_id or chat_of(place), message)
 
     async def private(
         self,

@@ -17,7 +17,7 @@ from telegram import Chat, Message
 from bot.actor import PLACE_NAME
 from bot.names import clean_name
 
-__all__ = ["TOPIC", "chat_of", "link", "of_message", "place_id", "split", "title"]
+__all__ = ["TOPIC", "chat_of", "link", "of_message", "place_id", "split", "title", "topic_of"]
 
 TOPIC: Final = "_"  # between a forum's id and a topic's in a place id
 _INTERNAL: Final = "-100"  # a supergroup's id is its internal id behind this prefix
