@@ -22,6 +22,8 @@ from tests.fake_discord import FakeDiscord, Person, Thread, dispatch, fake_disco
 from tests.tables import load_game
 from tests.views import to_play
 
+# On a Redis Cluster too: each place's keys lie in one slot, its steps stay atomic.
+BACKENDS = ("single", "cluster")
 ANN, BEN, CID = Person(5001, "Ann"), Person(5002, "Ben"), Person(5003, "Cid")
 DEADLINES = ("remind", "limit", "bot", "news")
 

@@ -22,6 +22,8 @@ from tests.fake_telegram import Call, FakeBotApi, Harness, TgUser, Topic, settin
 from tests.tables import load_game
 from tests.test_telegram_unreachable import typed_move, whose_turn
 
+# On a Redis Cluster too: each place's keys lie in one slot, its steps stay atomic.
+BACKENDS = ("single", "cluster")
 FORUM = -100_4242
 ANN, BEN, CAT = TgUser(401, "Ann"), TgUser(402, "Ben"), TgUser(403, "Cat")
 
