@@ -29,6 +29,7 @@ class Actor:
     # The place around this one (a Discord thread's channel, a forum topic's group), where
     # the bot says why a table there closed; "" where there is none.
     parent: str = ""
+    threads: bool = False  # a table can open in a new thread of this place (a Discord channel)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", clean_name(self.name))  # frozen: set once, here

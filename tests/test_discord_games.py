@@ -189,6 +189,7 @@ async def open_table(
         f"fc:st:{fake.channel_id}",
         f"fc:ab:{fake.channel_id}",  # add a computer player
         f"fc:gm:{fake.channel_id}:0:1",  # Die Verbotene Stadt instead
+        f"fc:nt:{fake.channel_id}:0:0",  # another table of this game, in a new thread
     ]
     for player in players[1:]:
         await dispatch(client, fake.press_payload(player, lobby, f"fc:j:{fake.channel_id}"))

@@ -67,6 +67,7 @@ async def open_in_thread(fake: FakeDiscord, client: FcClient, thread: Thread) ->
     """Ann opens a table in the thread, Ben joins by its button, Ann starts by hers."""
     await dispatch(client, fake.thread_command_payload(ANN, thread, "new", side="beginner"))
     [lobby] = fake.channel_messages(thread.id)
+    assert not [c for c in lobby.custom_ids() if c.startswith("fc:nt:")]  # no thread in it
     await dispatch(client, fake.press_payload(BEN, lobby, f"fc:j:{thread.id}"))
     joined = fake.channel_messages(thread.id)[-1]
     await dispatch(client, fake.press_payload(ANN, joined, f"fc:st:{thread.id}"))
@@ -201,4 +202,24 @@ async def test_new_thread_true_is_refused_clearly_where_it_cannot_be(
     assert answer.where == "ephemeral"
     assert [t for t in fake.threads.values() if t is not inside and not t.deleted] == []
     assert fake.channel_messages() == []
+    assert fake.unexpected == []
+
+
+async def test_the_new_table_in_a_thread_button_opens_another_table_of_that_game(
+    fake: FakeDiscord, client: FcClient, store: Store
+) -> None:
+    await dispatch(client, fake.command_payload(ANN, "new", game="stadt"))
+    [lobby] = fake.channel_messages()
+    button = lobby.button(f"fc:nt:{fake.channel_id}:0:")
+    assert button["label"] == "New table in a thread"
+    await dispatch(client, fake.press_payload(BEN, lobby, button["custom_id"]))
+    [thread] = fake.threads.values()
+    assert thread.name == "Die Verbotene Stadt · Ben"
+    [inside] = fake.channel_messages(thread.id)
+    assert "opens a Die Verbotene Stadt table" in inside.content
+    # A thread holds no threads: its lobby offers none.
+    assert not [c for c in inside.custom_ids() if c.startswith("fc:nt:")]
+    assert fake.channel_messages()[-1].content == f"<@{BEN.id}> opened a table in <#{thread.id}>."
+    for where in (fake.channel_id, thread.id):  # the channel's table and the thread's
+        assert await store.load(Channel.of("discord", str(where))) is not None
     assert fake.unexpected == []

@@ -20,7 +20,7 @@ from discord.ext import tasks
 from discord.gateway import DiscordWebSocket
 
 from bot.actor import Actor
-from bot.games import GameInfo
+from bot.games import DEFAULT, MODULES, GameInfo, module
 from bot.i18n import N_, normalize, tr
 from bot.names import clean_name
 from bot.replies import Message, Reply, mention
@@ -41,6 +41,7 @@ COMMA = re.compile(r"\s*,\s*")
 # for every second (one small Redis read).
 DEADLINE_SECONDS = 1.0
 THREAD_NAME: Final = 100  # the longest name Discord gives a thread
+NEW_THREAD: Final = re.compile(r"fc:nt:\d{1,24}:0:(\d)")  # *New table in a thread*
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -65,6 +66,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         parent=str(channel.parent_id)
         if isinstance(channel, discord.Thread) and channel.parent_id
         else "",
+        threads=isinstance(channel, discord.TextChannel),
     )
 
 
@@ -358,6 +360,7 @@ class FcClient(discord.AutoShardedClient):
             place=f"#{name}",
             link=f"https://discord.com/channels/{interaction.guild_id}/{thread}",
             parent=actor.channel_id,
+            threads=False,  # a thread holds no threads
         )
         try:
             reply = await self.service.command(inside, text)
@@ -379,7 +382,16 @@ class FcClient(discord.AutoShardedClient):
         await self.delivery.to_interaction(interaction, reply, reply.channel_id or thread)
 
     async def handle_press(self, interaction: discord.Interaction[Any], data: str) -> None:
-        """A component press; public replies go to the game's channel the reply names."""
+        """A component press; public replies go to the game's channel the reply names. *New
+        table in a thread* (`fc:nt:<channel>:0:<game>`) is the adapter's own: it opens the
+        thread where the button was pressed, as `/fc new thread:true` does."""
+        opening = NEW_THREAD.fullmatch(data)
+        if opening is not None:
+            games = list(MODULES)
+            index = int(opening[1])
+            game = module(games[index] if index < len(games) else DEFAULT)
+            await self.handle_new_thread(interaction, f"new {game.words[0]}", game)
+            return
         await self._answer(
             interaction, lambda actor: self.service.press(actor, data), str(interaction.channel_id)
         )

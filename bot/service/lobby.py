@@ -38,8 +38,10 @@ A = TypeVar("A")
 _BOTS = re.compile(r"^bots:(\d{1,2})(?::([a-z]+))?$")
 
 
-def _buttons(table: Table, channel_id: str, lang: str) -> list[list[Button]]:
-    """Join and a computer player while a seat is free, Start, and the other games."""
+def _buttons(table: Table, actor: Actor, lang: str) -> list[list[Button]]:
+    """Join and a computer player while a seat is free, Start, the other games, and another
+    table of this game in a new thread where the platform opens threads (`Actor.threads`)."""
+    channel_id = actor.channel_id
     free = len(table.seats) < table.most
     row = [Button(tr(lang, "Join"), f"fc:j:{channel_id}", "primary")] if free else []
     row.append(Button(tr(lang, "Start"), f"fc:st:{channel_id}", "success"))
@@ -52,17 +54,23 @@ def _buttons(table: Table, channel_id: str, lang: str) -> list[list[Button]]:
         if key != table.kind
     ]
     add = [Button(tr(lang, "Add a computer player"), f"fc:ab:{channel_id}")] if free else []
-    return [row, [*add, *others]]
+    game = list(MODULES).index(table.kind)
+    thread = (
+        [Button(tr(lang, "New table in a thread"), f"fc:nt:{channel_id}:0:{game}")]
+        if actor.threads
+        else []
+    )
+    return [row, [*add, *others, *thread]]
 
 
-def _message(table: Table, channel_id: str, text: str, lang: str) -> Message:
-    return Message(text, buttons=_buttons(table, channel_id, lang), names=user_names(table))
+def _message(table: Table, actor: Actor, text: str, lang: str) -> Message:
+    return Message(text, buttons=_buttons(table, actor, lang), names=user_names(table))
 
 
 async def _saved(ctx: Context, actor: Actor, loaded: Loaded, text: str, lang: str) -> Reply:
     """Saves a lobby change, then shows the lobby with `text` and its buttons."""
     await ctx.save(loaded)
-    return Reply(public=[_message(loaded.table, actor.channel_id, text, lang)])
+    return Reply(public=[_message(loaded.table, actor, text, lang)])
 
 
 def _room_for_one(table: Table, lang: str) -> None:
@@ -192,7 +200,7 @@ async def new(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     if count:
         computers = ", ".join(s.name for s in table.seats if s.bot is not None)
         text += " " + tr(lang, "Computer players seated: {names}.", names=computers)
-    return Reply(public=[_message(table, actor.channel_id, text, lang)])
+    return Reply(public=[_message(table, actor, text, lang)])
 
 
 async def addbot(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
