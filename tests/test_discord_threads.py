@@ -223,3 +223,16 @@ async def test_the_new_table_in_a_thread_button_opens_another_table_of_that_game
     for where in (fake.channel_id, thread.id):  # the channel's table and the thread's
         assert await store.load(Channel.of("discord", str(where))) is not None
     assert fake.unexpected == []
+
+
+async def test_a_thread_the_bot_may_not_post_in_says_which_permission_is_missing(
+    fake: FakeDiscord, client: FcClient, store: Store
+) -> None:
+    thread = fake.open_thread("Quiet thread")
+    fake.unwritable.add(thread.id)  # no Send Messages in Threads there
+    await dispatch(client, fake.thread_command_payload(ANN, thread, "new"))
+    answers = fake.last_interaction().seen_by_user()
+    assert [a.where for a in answers] == ["ephemeral"]
+    assert "Send Messages in Threads" in answers[0].content
+    assert fake.channel_messages(thread.id) == [] and fake.channel_messages() == []
+    assert fake.unexpected == []
