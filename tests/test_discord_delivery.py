@@ -187,6 +187,7 @@ async def test_command_text_and_actor(
                 community=str(fake.guild_id),
                 place="#forbidden-city",  # the channel's name
                 link=f"https://discord.com/channels/{fake.guild_id}/{fake.channel_id}",
+                threads=True,  # a text channel: a table may open in a thread of it
             ),
             text,
         )
