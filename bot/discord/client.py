@@ -6,12 +6,10 @@ before the first response), ask the service, deliver the `Reply`. The rules live
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import replace
-from typing import Any, Final
+from typing import Any
 
 import discord
 import yarl
@@ -20,15 +18,15 @@ from discord.ext import tasks
 from discord.gateway import DiscordWebSocket
 
 from bot.actor import Actor
-from bot.games import DEFAULT, MODULES, GameInfo, module
-from bot.i18n import N_, normalize, tr
-from bot.names import clean_name
-from bot.replies import Message, Reply, mention
+from bot.games import GameInfo
+from bot.i18n import N_
+from bot.replies import Reply
 
 from .components import FcButton, FcSelect, recognised
-from .delivery import PLATFORM, Delivery, Service
+from .delivery import PLATFORM, Delivery, Service, failure
 from .new import LEVELS, new_command
 from .records import record_commands
+from .threads import game_of_button, open_in_thread
 from .translator import FcTranslator
 
 __all__ = ["FcClient", "FcCommands", "actor_of"]
@@ -40,8 +38,6 @@ COMMA = re.compile(r"\s*,\s*")
 # Computer players act a short pause after their turn comes (`BOT_PAUSE`): deadlines are looked
 # for every second (one small Redis read).
 DEADLINE_SECONDS = 1.0
-THREAD_NAME: Final = 100  # the longest name Discord gives a thread
-NEW_THREAD: Final = re.compile(r"fc:nt:\d{1,24}:0:(\d)")  # *New table in a thread*
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -68,12 +64,6 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         else "",
         threads=isinstance(channel, discord.TextChannel),
     )
-
-
-def _failure() -> Reply:
-    # English only until the catalogues have this text (tests/test_i18n.py wants every
-    # msgid translated); then wrap it in `tr` with the interaction's language.
-    return Reply.error("Something went wrong on my side. Nothing was changed.")
 
 
 class FcCommands(app_commands.Group):
@@ -329,67 +319,16 @@ class FcClient(discord.AutoShardedClient):
     async def handle_new_thread(
         self, interaction: discord.Interaction[Any], text: str, game: GameInfo
     ) -> None:
-        """`/fc new thread:true`: a public thread named after the game and its creator, the
-        table opened in it, and one line in the channel with the link. Refused in a DM or a
-        thread (threads open from a channel); a table refused there takes its thread along."""
+        """`/fc new thread:true`, or *New table in a thread* (see `threads.py`)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        actor = actor_of(interaction)
-        lang = normalize(actor.locale) or "en"
-        if actor.private or actor.parent:
-            reply = Reply.error(tr(lang, "Open a table in a thread from a server channel."))
-            await self.delivery.to_interaction(interaction, reply, actor.channel_id)
-            return
-        name = clean_name(f"{game.title} · {actor.name}", longest=THREAD_NAME)
-        try:
-            made = await self.http.start_thread_without_message(
-                actor.channel_id, name=name, auto_archive_duration=10080, type=11
-            )
-        except discord.HTTPException:
-            log.warning("could not open a thread in %s", actor.channel_id, exc_info=True)
-            refusal = tr(
-                lang,
-                "I cannot open a thread here. Give me the Create Public Threads and Send "
-                "Messages in Threads permissions.",
-            )
-            await self.delivery.to_interaction(interaction, Reply.error(refusal), actor.channel_id)
-            return
-        thread = str(made["id"])
-        inside = replace(
-            actor,
-            channel_id=thread,
-            place=f"#{name}",
-            link=f"https://discord.com/channels/{interaction.guild_id}/{thread}",
-            parent=actor.channel_id,
-            threads=False,  # a thread holds no threads
-        )
-        try:
-            reply = await self.service.command(inside, text)
-        except Exception:
-            log.exception("the service failed")
-            reply = _failure()
-        if reply.ok:
-            line = tr(
-                lang,
-                "{who} opened a table in {thread}.",
-                who=mention(actor.user_id),
-                thread=f"<#{thread}>",
-            )
-            announced = Message(line, names={actor.user_id: actor.name})
-            await self.delivery.to_channel(actor.channel_id, announced)
-        else:  # nothing to play in: the thread goes
-            with contextlib.suppress(discord.HTTPException):
-                await self.http.delete_channel(thread)
-        await self.delivery.to_interaction(interaction, reply, reply.channel_id or thread)
+        await open_in_thread(self, interaction, actor_of(interaction), text, game)
 
     async def handle_press(self, interaction: discord.Interaction[Any], data: str) -> None:
         """A component press; public replies go to the game's channel the reply names. *New
         table in a thread* (`fc:nt:<channel>:0:<game>`) is the adapter's own: it opens the
         thread where the button was pressed, as `/fc new thread:true` does."""
-        opening = NEW_THREAD.fullmatch(data)
-        if opening is not None:
-            games = list(MODULES)
-            index = int(opening[1])
-            game = module(games[index] if index < len(games) else DEFAULT)
+        game = game_of_button(data)
+        if game is not None:
             await self.handle_new_thread(interaction, f"new {game.words[0]}", game)
             return
         await self._answer(
@@ -427,5 +366,5 @@ class FcClient(discord.AutoShardedClient):
             reply = await work(actor_of(interaction))
         except Exception:
             log.exception("the service failed")
-            reply = _failure()
+            reply = failure()
         await self.delivery.to_interaction(interaction, reply, reply.channel_id or channel_id)

@@ -27,6 +27,7 @@ __all__ = [
     "Delivery",
     "Service",
     "chunks",
+    "failure",
     "render_view",
 ]
 
@@ -281,6 +282,13 @@ class Delivery:
         if reply.private:
             log.warning("private messages without an acting user dropped in %s", channel_id)
         await self.directs(channel_id, reply.direct)
+
+
+def failure() -> Reply:
+    """What a user is told when the service failed on them."""
+    # English only until the catalogues have this text (tests/test_i18n.py wants every
+    # msgid translated); then wrap it in `tr` with the interaction's language.
+    return Reply.error("Something went wrong on my side. Nothing was changed.")
 
 
 def _cannot_post() -> Message:
