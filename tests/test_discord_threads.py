@@ -20,20 +20,13 @@ from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, Person, Thread, dispatch, fake_discord, logged_in
 from tests.tables import load_game
+from tests.test_discord_games import Clock
 from tests.views import to_play
 
 # On a Redis Cluster too: each place's keys lie in one slot, its steps stay atomic.
 BACKENDS = ("single", "cluster")
 ANN, BEN, CID = Person(5001, "Ann"), Person(5002, "Ben"), Person(5003, "Cid")
 DEADLINES = ("remind", "limit", "bot", "news")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
