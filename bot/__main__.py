@@ -21,6 +21,7 @@ from .ops import serve as serve_ops
 from .redis_server import RedisServerError, redis_url_for
 from .service import GameService
 from .store import Store
+from .web.errors import WebPortError
 
 log = logging.getLogger("fc-bot")
 
@@ -38,13 +39,30 @@ async def prepare(service: GameService) -> None:
 
 async def serve(settings: Settings) -> None:
     url = settings.redis_url.get_secret_value() if settings.redis_url else None
+    console = settings.discord_token is None and settings.telegram_token is None
+    if console and settings.web_url is None:
+        # The console serves the pages too, so a newcomer sees the web table at once.
+        settings = settings.model_copy(
+            update={"web_url": f"http://{settings.web_host}:{settings.web_port}"}
+        )
     with redis_url_for(url, settings.data_dir) as redis_url:
         store = Store.from_url(redis_url, archive_ttl=settings.archive_ttl)
         service = GameService(store, settings)
         health = Health(store)
-        stop_ops = None
+        stop_ops = stop_web = None
         if settings.ops_port is not None:
             stop_ops = await serve_ops(health, settings.ops_host, settings.ops_port)
+        if settings.web_url is not None:
+            from .web import serve as serve_web
+
+            try:
+                stop_web = await serve_web(service, settings.web_host, settings.web_port)
+            except WebPortError as error:
+                if not console:
+                    raise
+                # The console plays on without its pages, and posts no link to them.
+                print(f"fc-bot: {error}", file=sys.stderr)
+                service.ctx.settings = settings.model_copy(update={"web_url": None})
         await prepare(service)
         jobs: list[Coroutine[Any, Any, None]] = []
         if settings.discord_token is not None:
@@ -64,6 +82,8 @@ async def serve(settings: Settings) -> None:
 
                 await run_console(service, settings.data_dir / "images")
         finally:
+            if stop_web is not None:
+                await stop_web()
             if stop_ops is not None:
                 await stop_ops()
             service.computer.close()
@@ -147,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve_until_stopped(settings))
+    except WebPortError as error:
+        print(f"fc-bot: {error}", file=sys.stderr)
+        return 1
     except RedisServerError as error:
         # Both start the embedded Redis on the data folder: one that cannot start (the folder
         # in use by a running bot, data it cannot read) is said in one line, not a traceback.

@@ -112,6 +112,12 @@ class Settings(BaseSettings):
     log_level: LogLevel = "INFO"
     ops_port: int | None = Field(default=None, ge=1, le=65535)  # GET /healthz and /metrics
     ops_host: str = "127.0.0.1"
+    # The tables' web pages: served on WEB_HOST:WEB_PORT when WEB_URL (the public address in
+    # front of them, e.g. behind a reverse proxy) is set, or by the console; their links are
+    # posted only then.
+    web_url: str | None = None
+    web_port: int = Field(default=8080, ge=1, le=65535)
+    web_host: str = "127.0.0.1"
 
     @field_validator(
         "discord_token",
@@ -121,6 +127,7 @@ class Settings(BaseSettings):
         "discord_shard_count",
         "telegram_webhook_url",
         "telegram_webhook_secret",
+        "web_url",
         "bot_iterations",
         "bot_workers",
         "ops_port",
@@ -140,7 +147,7 @@ class Settings(BaseSettings):
             raise ValueError("must be an http(s) URL")
         return value.rstrip("/")
 
-    @field_validator("telegram_webhook_url")
+    @field_validator("telegram_webhook_url", "web_url")
     @classmethod
     def _webhook_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):

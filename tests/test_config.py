@@ -38,6 +38,9 @@ VARIABLES = [
     "TELEGRAM_WEBHOOK_LISTEN",
     "TELEGRAM_WEBHOOK_PORT",
     "TELEGRAM_POLL_LEASE",
+    "WEB_URL",
+    "WEB_PORT",
+    "WEB_HOST",
 ]
 
 
@@ -55,6 +58,8 @@ def test_defaults() -> None:
     assert settings.telegram_token is None
     assert settings.telegram_base_url == "https://api.telegram.org/bot"
     assert settings.redis_url is None
+    assert settings.web_url is None and settings.web_port == 8080
+    assert settings.web_host == "127.0.0.1"
     assert settings.data_dir == Path("data")
     assert settings.default_language is Language.EN
     assert settings.reminder_after == timedelta(hours=12)

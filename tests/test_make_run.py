@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -60,10 +61,13 @@ def fresh_clone(tmp_path: Path) -> Iterator[Path]:
 def test_make_run_in_a_fresh_clone_starts_a_game(fresh_clone: Path, dotenv: bool) -> None:
     if dotenv:
         shutil.copy(fresh_clone / ".env.example", fresh_clone / ".env")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
     done = subprocess.run(
         ["make", "run"],
         cwd=fresh_clone,
-        env=bot_environment(),
+        env=bot_environment(WEB_PORT=str(port)),
         input=LINES,
         capture_output=True,
         text=True,
@@ -73,6 +77,8 @@ def test_make_run_in_a_fresh_clone_starts_a_game(fresh_clone: Path, dotenv: bool
     assert "Forbidden City in the terminal" in done.stdout
     assert "joins the table (2/4)" in done.stdout
     assert "[#table] The game begins" in done.stdout
+    # The console serves each table's page, and says where (its game's id ends the link).
+    assert f"The table, live: http://127.0.0.1:{port}/t/console/table/" in done.stdout
     images = sorted((fresh_clone / "data" / "images").glob("*.png"))
     assert images and images[0].read_bytes()[:4] == b"\x89PNG"
     assert (fresh_clone / "data" / "redis").is_dir()
@@ -95,3 +101,24 @@ def test_the_readme_pipe_command_works(fresh_clone: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "[#table] The game begins" in done.stdout
+
+
+def test_a_console_whose_web_port_is_taken_says_so_and_plays_on(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "bot"],
+            cwd=ROOT,
+            env=bot_environment(WEB_PORT=str(port), DATA_DIR=str(tmp_path / "data")),
+            input=LINES,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"the web pages cannot be served on 127.0.0.1:{port}" in done.stderr
+    assert "WEB_PORT" in done.stderr and "Traceback" not in done.stderr
+    assert "[#table] The game begins" in done.stdout and "live:" not in done.stdout
+    assert servers_under(tmp_path) == []

@@ -11,6 +11,7 @@ get. Behind them the service is a package of small modules, each owning one job:
 - `votes`: votes on a late turn and seats handed to a computer and back;
 - `chat`: the chat's language, turn notices, closed private messages;
 - `reading`: what only reads (help, rules, status, games, board, hand, the end);
+- `watching`, `weblinks`: a table as its web page shows it to anyone, and links to it;
 - `context`: the dependencies they share, and reading and saving a table.
 
 No game rule lives here: each game is reached through its module (`bot.games`).
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 
 from ..actor import Actor
@@ -29,10 +30,11 @@ from ..config import Settings
 from ..metrics import COMMANDS
 from ..replies import Reply
 from ..store import Channel, Claim, Held, Store
-from . import chat, deadlines, router
+from . import chat, deadlines, router, watching
 from .context import Context, render_pool
+from .watching import Watched
 
-__all__ = ["GameService"]
+__all__ = ["GameService", "Watched"]
 
 
 # A platform retries an update it got no answer to within minutes; remember it for a day.
@@ -145,6 +147,18 @@ class GameService:
     async def resume(self, platform: str, channel_id: str) -> Reply:
         """The table of a channel as it stands, and the prompts of those it waits for."""
         return await deadlines.resume(self.ctx, Channel.of(platform, channel_id))
+
+    async def watch(self, platform: str, channel_id: str, game_id: str) -> Watched | None:
+        """Game `game_id` of a channel as anyone may see it (its web page); None if unknown."""
+        return await watching.watch(self.ctx, Channel.of(platform, channel_id), game_id)
+
+    async def board(self, platform: str, channel_id: str, game_id: str) -> tuple[int, bytes] | None:
+        """That game's table image as the channel sees it, and the version it shows."""
+        return await watching.board(self.ctx, Channel.of(platform, channel_id), game_id)
+
+    def changes(self) -> AsyncIterator[Channel | None]:
+        """Every table written by any process, as it is written (`Store.changes`)."""
+        return self.store.changes()
 
     async def claim_delivery(self, platform: str, update_id: int) -> Claim:
         """Whether to handle a platform's update now (see `Store.claim_delivery`)."""

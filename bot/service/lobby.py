@@ -31,6 +31,7 @@ from .context import (
 )
 from .schedule import DEADLINE_KINDS, turn_deadlines
 from .turns import news_owed, news_told, prompts
+from .weblinks import live_line, with_line
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -362,7 +363,9 @@ async def _deal(
     chat = await ctx.store.chat_settings(channel)
     await ctx.save(loaded, turn_deadlines(ctx, table) | news_owed(ctx))
     at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
-    text = game_module.begin_text(at, game)
+    text = with_line(
+        game_module.begin_text(at, game), live_line(ctx, lang, channel, loaded.record.game_id)
+    )
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
     reply = Reply(public=[Message(text, image=image, names=user_names(table))])
     reply.direct.extend(await prompts(game_module, ctx, at, table, game, chat, waiting_seats(game)))

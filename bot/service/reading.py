@@ -21,6 +21,7 @@ from ..table import Table, load_game
 from .context import Context, Loaded, creator_name, game_of, user_names, waiting_seats
 from .schedule import turn_deadlines
 from .turns import seated
+from .weblinks import live_line, with_line
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -83,6 +84,7 @@ async def _board(
     at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
     text = game_module.status_text(at, game, _waited(ctx, table, lang))
+    text = with_line(text, live_line(ctx, lang, loaded.channel, loaded.record.game_id))
     return Reply(public=[Message(text, image=image, names=user_names(table))])
 
 

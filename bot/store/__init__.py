@@ -13,6 +13,7 @@ the players were told of (docs/operations.md).
 Nothing is cached in process memory: every call reads or writes Redis.
 """
 
+from .changes import EVERY, Changes
 from .chats import Chats
 from .connecting import COPIED, MAX_CONNECTIONS, Connector, Policy
 from .deadlines import CLAIM_LEASE, Deadlines
@@ -34,6 +35,7 @@ __all__ = [
     "CLAIM_LEASE",
     "COPIED",
     "DEADLINES_KEY",
+    "EVERY",
     "MAX_CONNECTIONS",
     "MAX_DATA_BYTES",
     "AlreadyExists",
@@ -63,7 +65,7 @@ __all__ = [
 _CREATE, _SAVE, _ARCHIVE, _CLAIM, _DONE = CREATE, SAVE, ARCHIVE, CLAIM, DONE
 
 
-class Store(Games, Deadlines, Chats, Users, Migration, Once, Results, Ratings, Forgetting):
+class Store(Games, Changes, Deadlines, Chats, Users, Migration, Once, Results, Ratings, Forgetting):
     """Async access to the bot's Redis data. Holds only the connection: no game state.
 
     Built with `Store.from_url(url)`, it finds out on first use whether the URL names a

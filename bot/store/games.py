@@ -65,7 +65,16 @@ class Games(Moving):
             client,
             _CREATE,
             [channel.game_key],
-            [game_id, data, repr(now), str(creator), json.dumps(ids), language, uuid.uuid4().hex],
+            [
+                game_id,
+                data,
+                repr(now),
+                str(creator),
+                json.dumps(ids),
+                language,
+                uuid.uuid4().hex,
+                str(channel),
+            ],
         )
         if reply[0] == "exists":
             raise AlreadyExists(f"{channel} already has a game")

@@ -7,9 +7,25 @@ decodes its inputs before its first write. Every write carries a random operatio
 write that redis-py resends after a lost reply is recognised as already applied.
 """
 
-__all__ = ["APPLY", "ARCHIVE", "CLAIM", "CREATE", "DONE", "FORGET_ARCHIVE", "RENEW", "SAVE"]
+__all__ = [
+    "APPLY",
+    "ARCHIVE",
+    "CHANGES",
+    "CLAIM",
+    "CREATE",
+    "DONE",
+    "FORGET_ARCHIVE",
+    "RENEW",
+    "SAVE",
+]
 
-# KEYS: game. ARGV: game_id, data, now, creator, players (JSON), language, op.
+# Where CREATE, SAVE and ARCHIVE say which table changed ("<platform>:<channel>"), in the same
+# step as the write: open web pages learn of a move from any process, and no write goes
+# unsaid (a process dying after the write has published already). Plain PUBLISH reaches every
+# node of a cluster, so a listener may subscribe on any one (`changes`).
+CHANGES = "fc:changed"
+
+# KEYS: game. ARGV: game_id, data, now, creator, players (JSON), language, op, channel.
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'op') == ARGV[7] then return {'ok', 1} end
@@ -18,6 +34,7 @@ end
 redis.call('HSET', KEYS[1], 'game_id', ARGV[1], 'version', 1, 'data', ARGV[2],
   'created', ARGV[3], 'updated', ARGV[3], 'creator', ARGV[4], 'players', ARGV[5],
   'language', ARGV[6], 'op', ARGV[7])
+redis.call('PUBLISH', 'fc:changed', ARGV[8])
 return {'ok', 1}
 """
 
@@ -45,6 +62,7 @@ for i = 7, #ARGV, 2 do
     redis.call('ZADD', KEYS[2], ARGV[i + 1], ARGV[6] .. ARGV[i])
   end
 end
+redis.call('PUBLISH', 'fc:changed', string.sub(ARGV[6], 1, -2))
 return {'ok', version + 1, cur[3]}
 """
 
@@ -85,6 +103,7 @@ for i = 10, #ARGV do
   redis.call('ZREM', KEYS[2], ARGV[5] .. ARGV[i])
   redis.call('HDEL', KEYS[4], ARGV[5] .. ARGV[i])
 end
+redis.call('PUBLISH', 'fc:changed', string.sub(ARGV[5], 1, -2))
 return {'ok', dest, cur[3]}
 """
 

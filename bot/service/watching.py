@@ -1,0 +1,119 @@
+"""A table as anyone watching it may see it: what the channel is shown, nothing more.
+
+The web's table page reads its table here. A table is named by its channel and its game id:
+the id is in the link the bot posts, so a page is found by those who were given it, and a
+link to a game that ended shows how it ended (while its archive lasts) instead of whatever
+game the channel plays next. Everything comes from the public view, as the channel's image
+does, so no secret can reach a watcher.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+from ..games import GameModule, Playing
+from ..i18n import tr
+from ..replies import MENTION
+from ..store import Channel
+from ..table import Table, load_game
+from .context import Context, Loaded, user_names
+from .reading import _waited
+
+G = TypeVar("G", bound=Playing)
+V = TypeVar("V")
+A = TypeVar("A")
+
+
+@dataclass(frozen=True, slots=True)
+class Watched:
+    """What a watcher is shown of a table: its words are the chat's, in the chat's language."""
+
+    title: str
+    lang: str
+    version: int  # changes with every move: the page's image is asked for by it
+    started: bool  # dealt: the table has an image
+    over: bool  # ended (played out, ended by a vote, or aborted)
+    text: str  # the status the channel gets with `/fc board`, or how the game ended
+    seats: tuple[str, ...]  # players' names, in seat order
+    place: str  # where the table is ("#general", "Group › Topic"), "" if not known
+
+
+async def find(ctx: Context, channel: Channel, game_id: str) -> tuple[Loaded, bool] | None:
+    """The table of game `game_id` in `channel`: live (False) or ended (True); None if the
+    channel plays another game, or the game's archive is gone."""
+    loaded = await ctx.load(channel)
+    if loaded is not None and loaded.record.game_id == game_id:
+        return loaded, False
+    record = await ctx.store.load_archived(channel, game_id)
+    if record is None:
+        return None
+    return Loaded(record, Table.model_validate_json(record.data)), True
+
+
+async def watch(ctx: Context, channel: Channel, game_id: str) -> Watched | None:
+    """The table as its watchers see it now, or None if there is no such game."""
+    found = await find(ctx, channel, game_id)
+    if found is None:
+        return None
+    loaded, ended = found
+    table = loaded.table
+    lang = await ctx.channel_language(channel)
+    names = user_names(table)
+    if table.game is None:
+        text = tr(
+            lang,
+            "Waiting to start ({n}/{high}): {names}.",
+            n=len(table.seats),
+            high=table.most,
+            names=", ".join(s.name for s in table.seats),
+        )
+    else:
+        text = table.module.visit(_words, ctx, loaded, lang, ended)
+    return Watched(
+        title=tr(lang, table.module.title),
+        lang=lang,
+        version=loaded.record.version,
+        started=table.started,
+        over=ended,
+        text=MENTION.sub(lambda m: names.get(m[1], "?"), text),
+        seats=tuple(s.name for s in table.seats),
+        place=table.place,
+    )
+
+
+def _words(
+    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, lang: str, ended: bool
+) -> str:
+    table = loaded.table
+    game = load_game(game_module, table)
+    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
+    if ended and (game.is_over or table.voted_end):
+        return game_module.final_text(at, game, table.voted_end)
+    if ended:
+        return tr(lang, "This table was closed before the end of its game.")
+    return game_module.status_text(at, game, _waited(ctx, table, lang))
+
+
+async def board(ctx: Context, channel: Channel, game_id: str) -> tuple[int, bytes] | None:
+    """The table's image as the channel sees it, with the version it shows; None if there is
+    no such game or it has not started."""
+    found = await find(ctx, channel, game_id)
+    if found is None or found[0].table.game is None:
+        return None
+    loaded, ended = found
+    lang = await ctx.channel_language(channel)
+    image = await loaded.table.module.visit(_image, ctx, loaded, lang, ended)
+    return loaded.record.version, image
+
+
+async def _image(
+    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, lang: str, ended: bool
+) -> bytes:
+    table = loaded.table
+    game = load_game(game_module, table)
+    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
+    view = game_module.view(game, None)
+    if ended:
+        return await ctx.draw(lambda: game_module.final_image(at, view, table.voted_end))
+    return await ctx.draw(lambda: game_module.table_image(at, view))

@@ -1,0 +1,80 @@
+"""The table page's HTML: the table as it stands when asked, which the page's script then
+keeps up to date. Every text from a table (names, places, the game's words) is escaped here,
+and the page runs no inline script, so the strict policy of `server.SECURITY` holds."""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..i18n import tr
+from ..service import Watched
+
+
+def table_page(watched: Watched, paths: dict[str, str]) -> str:
+    """The page of a table; `paths` has its `events` and `board` addresses."""
+    lang = watched.lang
+    seats = "".join(f"<li>{escape(name)}</li>" for name in watched.seats)
+    reconnecting = escape(tr(lang, "Reconnecting…"))
+    alt = escape(tr(lang, "The table"))
+    players = escape(tr(lang, "Players"))
+    now = escape(tr(lang, "Now"))
+    return f"""<!doctype html>
+<html lang="{escape(lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{escape(watched.title)}</title>
+<link rel="stylesheet" href="/static/table.css">
+<link rel="icon" href="/static/icon.svg">
+<script type="module" src="/static/table.js"></script>
+</head>
+<body>
+<main id="table" data-events="{escape(paths["events"])}">
+<header>
+<h1 id="title">{escape(watched.title)}</h1>
+<p id="place">{escape(watched.place)}</p>
+</header>
+<p id="connection" role="status" hidden>{reconnecting}</p>
+<figure id="figure"{"" if paths["board"] else " hidden"}>
+<img id="board" src="{escape(paths["board"])}" alt="{alt}">
+</figure>
+<section aria-labelledby="players">
+<h2 id="players">{players}</h2>
+<ol id="seats">{seats}</ol>
+</section>
+<section aria-labelledby="news">
+<h2 id="news">{now}</h2>
+<p id="status" aria-live="polite">{escape(watched.text)}</p>
+</section>
+</main>
+</body>
+</html>
+"""
+
+
+def missing_page(lang: str) -> str:
+    """What a link to no table shows (a wrong link, or a game whose archive is gone)."""
+    title = tr(lang, "No such table")
+    text = tr(
+        lang,
+        "This link leads to no table: it is mistyped, or its game ended long ago. "
+        "Ask for the table's link with /fc board in its chat.",
+    )
+    return f"""<!doctype html>
+<html lang="{escape(lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<link rel="stylesheet" href="/static/table.css">
+<link rel="icon" href="/static/icon.svg">
+</head>
+<body>
+<main>
+<h1>{escape(title)}</h1>
+<p>{escape(text)}</p>
+</main>
+</body>
+</html>
+"""

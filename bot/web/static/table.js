@@ -1,0 +1,51 @@
+// The table page: shows what the server sends, as it sends it. It knows no rule: every word
+// and picture comes from the server, which draws them from what the table's channel sees.
+
+const main = document.getElementById("table");
+const connection = document.getElementById("connection");
+
+function show(state) {
+  document.title = state.title;
+  document.getElementById("title").textContent = state.title;
+  document.getElementById("place").textContent = state.place;
+  document.getElementById("status").textContent = state.text;
+  const seats = document.getElementById("seats");
+  seats.replaceChildren(
+    ...state.seats.map((name) => {
+      const item = document.createElement("li");
+      item.textContent = name;
+      return item;
+    }),
+  );
+  const figure = document.getElementById("figure");
+  const board = document.getElementById("board");
+  figure.hidden = !state.board;
+  if (state.board && board.getAttribute("src") !== state.board) {
+    board.setAttribute("src", state.board);
+  }
+  main.dataset.version = String(state.version);
+  main.dataset.over = String(state.over);
+}
+
+function listen() {
+  const events = new EventSource(main.dataset.events);
+  events.addEventListener("open", () => {
+    connection.hidden = true;
+  });
+  events.addEventListener("state", (event) => {
+    connection.hidden = true;
+    const state = JSON.parse(event.data);
+    show(state);
+    if (state.over) events.close(); // an ended game changes no more
+  });
+  events.addEventListener("gone", () => {
+    events.close();
+    window.location.reload(); // the server says what became of the table
+  });
+  events.addEventListener("error", () => {
+    // EventSource connects again by itself; say so while it does.
+    if (events.readyState !== EventSource.CLOSED) connection.hidden = false;
+  });
+}
+
+if (main) listen();

@@ -1,0 +1,99 @@
+"""The table page in a real headless Chromium: it shows the table, follows moves made in the
+chat by itself, says when it is reconnecting and catches up after the server comes back, and
+shows a name made of markup as text, with no script run and no policy broken."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+from playwright.async_api import Page, expect
+
+from bot.service import GameService
+from bot.store import Store
+from bot.web import serve
+from tests.browser import chromium
+from tests.conftest import fixed_seeds
+from tests.test_web_table import deal, free_port, move, settings
+
+
+@pytest.fixture
+async def service(store: Store) -> AsyncIterator[GameService]:
+    made = GameService(store, settings(), seeds=fixed_seeds())
+    yield made
+    made.computer.close()
+
+
+async def _board_loaded(page: Page) -> bool:
+    loaded: bool = await page.eval_on_selector(
+        "#board", "img => img.complete && img.naturalWidth > 100"
+    )
+    return loaded
+
+
+async def test_the_page_follows_the_game_and_the_server_coming_back(
+    service: GameService,
+) -> None:
+    path = await deal(service)
+    port = free_port()
+    stop: Callable[[], Awaitable[None]] = await serve(service, "127.0.0.1", port)
+    problems: list[str] = []
+    async with chromium() as browser:
+        page = await browser.new_page(viewport={"width": 390, "height": 844})
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        await page.goto(f"http://127.0.0.1:{port}{path}")
+        table = page.locator("#table")
+        await expect(table).to_have_attribute("data-version", "3")
+        assert await _board_loaded(page)
+        await expect(page.locator("#seats li")).to_have_count(2)
+
+        await move(service)  # a move in the chat: the page changes by itself
+        await expect(table).to_have_attribute("data-version", "4", timeout=1500)
+        await expect(page.locator("#board")).to_have_attribute("src", f"{path}/board.png?v=4")
+        await page.wait_for_function("document.getElementById('board').complete")
+        assert await _board_loaded(page)
+
+        await stop()  # the bot's web server goes away
+        await expect(page.locator("#connection")).to_be_visible(timeout=5000)
+        await expect(page.locator("#connection")).to_have_text("Reconnecting…")
+        await move(service)  # the game goes on meanwhile
+        stop = await serve(service, "127.0.0.1", port)
+        await expect(page.locator("#connection")).to_be_hidden(timeout=5000)
+        await expect(table).to_have_attribute("data-version", "5")
+        await move(service)
+        await expect(table).to_have_attribute("data-version", "6", timeout=1500)
+        status = await page.locator("#status").text_content()
+        assert status and "Ann" in status and "\x02" not in status
+    await stop()
+    # The only errors allowed are the refused connections while the server was away.
+    cut = ("ERR_CONNECTION_REFUSED", "ERR_INCOMPLETE_CHUNKED_ENCODING")
+    assert all(any(c in p for c in cut) for p in problems), problems
+
+
+async def test_a_name_made_of_markup_stays_text_in_the_browser(service: GameService) -> None:
+    evil = "<img src=x onerror=alert(1)>"
+    path = await deal(service, {"bob": evil})
+    port = free_port()
+    stop = await serve(service, "127.0.0.1", port)
+    dialogs: list[str] = []
+    violations: list[str] = []
+    async with chromium() as browser:
+        page = await browser.new_page()
+        page.on("dialog", lambda d: dialogs.append(d.message))
+        page.on(
+            "console",
+            lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+        )
+        await page.goto(f"http://127.0.0.1:{port}{path}")
+        await expect(page.locator("#table")).to_have_attribute("data-version", "3")
+        names = await page.locator("#seats li").all_text_contents()
+        assert evil in names
+        await move(service)  # drawn again by the script, from the server's JSON
+        await expect(page.locator("#table")).to_have_attribute("data-version", "4")
+        assert evil in await page.locator("#seats li").all_text_contents()
+        assert await page.locator("#seats img").count() == 0
+        await asyncio.sleep(0.3)
+    await stop()
+    assert dialogs == [] and violations == []
