@@ -8,10 +8,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import signal
 import sys
 from collections.abc import Coroutine
 from typing import Any
+
+from pydantic import SecretStr
 
 from .compat import fix_wait_for
 from .config import Settings
@@ -45,6 +48,11 @@ async def serve(settings: Settings) -> None:
         settings = settings.model_copy(
             update={"web_url": f"http://{settings.web_host}:{settings.web_port}"}
         )
+    if console and settings.web_secret is None:
+        # Its players' personal links work for this run (a new secret ends them).
+        settings = settings.model_copy(update={"web_secret": SecretStr(secrets.token_hex(32))})
+    if settings.web_url is not None and settings.web_secret is None:
+        log.warning("WEB_SECRET is not set: the pages are spectators' only, no personal links")
     with redis_url_for(url, settings.data_dir) as redis_url:
         store = Store.from_url(redis_url, archive_ttl=settings.archive_ttl)
         service = GameService(store, settings)

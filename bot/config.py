@@ -118,6 +118,10 @@ class Settings(BaseSettings):
     web_url: str | None = None
     web_port: int = Field(default=8080, ge=1, le=65535)
     web_host: str = "127.0.0.1"
+    # Signs the players' personal links (`bot/tokens.py`); changing it ends every link at once.
+    # Unset: no personal links (the console makes one for its run).
+    web_secret: SecretStr | None = None
+    web_link_ttl: Duration = Field(default=timedelta(days=1))  # how long a personal link works
 
     @field_validator(
         "discord_token",
@@ -128,6 +132,7 @@ class Settings(BaseSettings):
         "telegram_webhook_url",
         "telegram_webhook_secret",
         "web_url",
+        "web_secret",
         "bot_iterations",
         "bot_workers",
         "ops_port",
@@ -189,7 +194,12 @@ class Settings(BaseSettings):
         return value
 
     @field_validator(
-        "reminder_after", "turn_limit", "archive_ttl", "bot_think_limit", "telegram_poll_lease"
+        "reminder_after",
+        "turn_limit",
+        "archive_ttl",
+        "bot_think_limit",
+        "telegram_poll_lease",
+        "web_link_ttl",
     )
     @classmethod
     def _positive_duration(cls, value: timedelta) -> timedelta:

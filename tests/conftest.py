@@ -13,13 +13,14 @@ import shutil
 import signal
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
 import redis
 
 from bot.redis_server import RedisServer, find_redis_server, free_port
+from bot.service import GameService
 from bot.store import Store
 from tests.fake_telegram import FakeBotApi
 from tests.redis_cluster import LocalCluster
@@ -129,6 +130,26 @@ async def store(redis_url: str) -> AsyncIterator[Store]:
     await instance.ping()
     yield instance
     await instance.close()
+
+
+Site = Callable[[GameService], Awaitable[str]]
+
+
+@pytest.fixture
+async def site() -> AsyncIterator[Site]:
+    """Starts the web pages of a service on a free loopback port; returns their address."""
+    from bot.web import serve
+
+    stops: list[Callable[[], Awaitable[None]]] = []
+
+    async def start(service: GameService) -> str:
+        port = free_port()
+        stops.append(await serve(service, "127.0.0.1", port))
+        return f"http://127.0.0.1:{port}"
+
+    yield start
+    for stop in stops:
+        await stop()
 
 
 def fixed_seeds(first: int = 1) -> Callable[[], int]:

@@ -41,6 +41,8 @@ VARIABLES = [
     "WEB_URL",
     "WEB_PORT",
     "WEB_HOST",
+    "WEB_SECRET",
+    "WEB_LINK_TTL",
 ]
 
 
@@ -60,6 +62,7 @@ def test_defaults() -> None:
     assert settings.redis_url is None
     assert settings.web_url is None and settings.web_port == 8080
     assert settings.web_host == "127.0.0.1"
+    assert settings.web_secret is None and settings.web_link_ttl == timedelta(days=1)
     assert settings.data_dir == Path("data")
     assert settings.default_language is Language.EN
     assert settings.reminder_after == timedelta(hours=12)
@@ -140,10 +143,12 @@ def test_secrets_never_show_in_reprs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REDIS_URL", "redis://:redis-secret@redis:6379/0")
     monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", "https://bot.example/tg")
     monkeypatch.setenv("TELEGRAM_WEBHOOK_SECRET", "webhook-secret")
+    monkeypatch.setenv("WEB_SECRET", "links-secret")
     settings = Settings()
     for text in (repr(settings), str(settings), settings.model_dump_json()):
         # The secret's field may be named, its value never.
-        assert "secret" not in text.replace("SecretStr", "").replace("webhook_secret", "")
+        named = text.replace("SecretStr", "").replace("webhook_secret", "")
+        assert "secret" not in named.replace("web_secret", "")
 
 
 def test_dotenv_file_and_blank_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

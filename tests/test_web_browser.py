@@ -10,12 +10,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 from playwright.async_api import Page, expect
 
+from bot.redis_server import free_port
 from bot.service import GameService
 from bot.store import Store
 from bot.web import serve
 from tests.browser import chromium
 from tests.conftest import fixed_seeds
-from tests.test_web_table import deal, free_port, move, settings
+from tests.test_web_table import deal, move, settings
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import asyncio
 import json
 import random
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
@@ -20,7 +20,7 @@ from bot.service import GameService
 from bot.store import Channel, Store
 from bot.table import Table
 from bot.web import serve
-from tests.conftest import fixed_seeds
+from tests.conftest import Site, fixed_seeds
 from tests.tables import load_game
 from tests.views import to_play
 
@@ -31,12 +31,6 @@ BASE = "https://fc.example"
 
 def settings(**values: object) -> Settings:
     return Settings(_env_file=None, web_url=BASE, **values)  # type: ignore[call-arg, arg-type]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def who(user: str, name: str | None = None) -> Actor:
@@ -78,24 +72,6 @@ async def service(store: Store) -> AsyncIterator[GameService]:
     made = GameService(store, settings(), seeds=fixed_seeds())
     yield made
     made.computer.close()
-
-
-Site = Callable[[GameService], Awaitable[str]]
-
-
-@pytest.fixture
-async def site() -> AsyncIterator[Site]:
-    """Starts the pages of a service on a free loopback port; returns its address."""
-    stops: list[Callable[[], Awaitable[None]]] = []
-
-    async def start(service: GameService) -> str:
-        port = free_port()
-        stops.append(await serve(service, "127.0.0.1", port))
-        return f"http://127.0.0.1:{port}"
-
-    yield start
-    for stop in stops:
-        await stop()
 
 
 async def test_the_deal_and_the_board_carry_the_tables_link(store: Store) -> None:

@@ -30,7 +30,8 @@ from ..config import Settings
 from ..metrics import COMMANDS
 from ..replies import Reply
 from ..store import Channel, Claim, Held, Store
-from . import chat, deadlines, router, watching
+from ..tokens import SeatToken
+from . import chat, deadlines, posting, router, watching
 from .context import Context, render_pool
 from .watching import Watched
 
@@ -155,6 +156,25 @@ class GameService:
     async def board(self, platform: str, channel_id: str, game_id: str) -> tuple[int, bytes] | None:
         """That game's table image as the channel sees it, and the version it shows."""
         return await watching.board(self.ctx, Channel.of(platform, channel_id), game_id)
+
+    async def seat_hand(self, token: SeatToken) -> Reply:
+        """What the token's player sees of their seat (`/fc hand`: their choices now, if the
+        game waits for them), for their page; refused if the token's game is not live or the
+        player has no seat at it."""
+        actor = await watching.seat_actor(self.ctx, token)
+        if isinstance(actor, Reply):
+            return actor
+        return await self.command(actor, "hand")
+
+    async def seat_press(self, token: SeatToken, data: str) -> Reply:
+        """A choice pressed on the token's player's page: the same press as in the chat. What
+        the chat must get is posted there by its platform (`posting`); the page gets the
+        private part."""
+        actor = await watching.seat_actor(self.ctx, token)
+        if isinstance(actor, Reply):
+            return actor
+        reply = await self.press(actor, data)
+        return await posting.post(self.ctx, Channel.of(token.platform, token.channel_id), reply)
 
     def changes(self) -> AsyncIterator[Channel | None]:
         """Every table written by any process, as it is written (`Store.changes`)."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from functools import partial
 from typing import TypeVar
 
 from ..durations import duration_text
@@ -17,14 +16,14 @@ from ..games import GameModule, Playing
 from ..i18n import tr
 from ..metrics import DEADLINES, DUE, LATE
 from ..refused import Refused
-from ..replies import Direct, Message, Reply
+from ..replies import Message, Reply
 from ..store import CLAIM_LEASE, Channel, Conflict, Deadline, StoreUnavailable
 from ..table import load_game
-from . import results
+from . import posting, results
 from .computers import computer_turn
 from .context import Context, Loaded, user_names, waiting_seats
 from .schedule import turn_deadlines
-from .turns import after_action, headed, prompts, stand_in
+from .turns import after_action, prompts, stand_in
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -146,6 +145,8 @@ async def restore(ctx: Context) -> int:
 async def _fire(ctx: Context, channel: Channel, kind: str) -> Reply:
     if kind == "bot":
         return await computer_turn(ctx, channel)
+    if kind == "post":
+        return await posting.deliver(ctx, channel)
     loaded = await ctx.load(channel)
     if loaded is None or loaded.table.game is None:
         return Reply()
@@ -177,7 +178,7 @@ async def _news(
     text += " " + game_module.next_text(at, game)
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
     chat = await ctx.store.chat_settings(channel)
-    notices = await prompts(game_module, ctx, at, table, game, chat, waiting_seats(game))
+    notices = await prompts(game_module, ctx, at, loaded, game, chat, waiting_seats(game))
     return Reply(public=[Message(text, image=image, names=user_names(table))], direct=notices)
 
 
@@ -217,12 +218,10 @@ async def _remind(
     """A gentle reminder, privately, to each person the game still waits for."""
     at = ctx.at(loaded.table, channel.channel_id, lang, game_module.count(game))
     chat = await ctx.store.chat_settings(channel)
-    reply = Reply()
-    for turn in game.to_act:
-        user = at.users.get(turn.seat)
-        if user is not None and chat.notify_enabled(user):
-            message = await ctx.draw(partial(game_module.prompt, at, game, turn.seat, True))
-            reply.direct.append(Direct(user, headed(loaded.table, message)))
+    seats = list(dict.fromkeys(turn.seat for turn in game.to_act))
+    reply = Reply(
+        direct=await prompts(game_module, ctx, at, loaded, game, chat, seats, reminder=True)
+    )
     await ctx.store.schedule(
         channel, "remind", ctx.clock() + ctx.settings.reminder_after.total_seconds()
     )

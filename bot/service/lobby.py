@@ -368,7 +368,9 @@ async def _deal(
     )
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
     reply = Reply(public=[Message(text, image=image, names=user_names(table))])
-    reply.direct.extend(await prompts(game_module, ctx, at, table, game, chat, waiting_seats(game)))
+    reply.direct.extend(
+        await prompts(game_module, ctx, at, loaded, game, chat, waiting_seats(game))
+    )
     await news_told(ctx, channel)
     return reply
 

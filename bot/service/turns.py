@@ -27,6 +27,7 @@ from ..table import Table, keep
 from . import results
 from .context import Context, Loaded, game_of, user_names, waiting, waiting_seats
 from .schedule import NEWS_AFTER, saved_deadlines
+from .weblinks import with_seat_link
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -179,7 +180,7 @@ async def after_action(
     seats = [s for s in waiting_seats(game) if s in told]
     image, notices, own = await asyncio.gather(
         _table_image(game_module, ctx, at, game, drawn),
-        prompts(game_module, ctx, at, table, game, chat, seats),
+        prompts(game_module, ctx, at, loaded, game, chat, seats),
         _own(game_module, ctx, at, game, None if actor_seat in told else actor_seat),
     )
     message = Message(" ".join(lines), image=image, names=user_names(table))
@@ -229,13 +230,17 @@ async def prompts(
     game_module: GameModule[G, V, A],
     ctx: Context,
     at: At,
-    table: Table,
+    loaded: Loaded,
     game: G,
     chat: ChatSettings,
     seats: list[str],
+    *,
+    reminder: bool = False,
 ) -> list[Direct]:
     """Private turn notices for `seats`, who must now decide (if they want notices), each
-    headed by the place of the table when it is known."""
+    headed by the place of the table when it is known, and ending with the reader's personal
+    link to the table's page when the pages are served."""
+    table = loaded.table
     out = []
     for seat in seats:
         if seat not in at.users:  # a computer player's
@@ -243,8 +248,9 @@ async def prompts(
         user = table.user_of(seat).user_id
         if not chat.notify_enabled(user):
             continue
-        message = await ctx.draw(partial(game_module.prompt, at, game, seat, False))
-        out.append(Direct(user, headed(table, message), turn_notice=True))
+        message = await ctx.draw(partial(game_module.prompt, at, game, seat, reminder))
+        message = with_seat_link(ctx, at.lang, loaded.channel, loaded.record.game_id, user, message)
+        out.append(Direct(user, headed(table, message), turn_notice=not reminder))
     return out
 
 

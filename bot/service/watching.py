@@ -12,11 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeVar
 
+from ..actor import Actor
 from ..games import GameModule, Playing
 from ..i18n import tr
-from ..replies import MENTION
+from ..refused import Refused
+from ..replies import MENTION, Reply
 from ..store import Channel
 from ..table import Table, load_game
+from ..tokens import SeatToken
 from .context import Context, Loaded, user_names
 from .reading import _waited
 
@@ -117,3 +120,20 @@ async def _image(
     if ended:
         return await ctx.draw(lambda: game_module.final_image(at, view, table.voted_end))
     return await ctx.draw(lambda: game_module.table_image(at, view))
+
+
+async def seat_actor(ctx: Context, token: SeatToken) -> Actor | Reply:
+    """The player a seat token stands for, at its table, as an adapter would make them; a
+    refusal in the chat's language if the game is over or they have no seat at it."""
+    channel = Channel.of(token.platform, token.channel_id)
+    lang = await ctx.channel_language(channel)
+    try:
+        loaded = await ctx.load(channel)
+    except Refused as refused:
+        return Reply.error(str(refused))
+    if loaded is None or loaded.record.game_id != token.game_id:
+        return Reply.error(tr(lang, "This game is over: the page shows how it ended."))
+    seat = loaded.table.seat_of(token.user_id)
+    if seat is None:
+        return Reply.error(tr(lang, "You have no seat at this table."))
+    return Actor(token.platform, token.channel_id, token.user_id, seat.name)

@@ -1,7 +1,9 @@
-"""Links to a table's web page, for the replies that carry one (the deal, `/fc board`).
+"""Links to a table's web page, for the replies that carry one: the table's (the deal,
+`/fc board`), and each player's personal one in their private turn messages.
 
-Only when the pages are served somewhere a player can reach (`Settings.web_url`): a link to
-a page nobody can open would be noise.
+Only when the pages are served somewhere a player can reach (`Settings.web_url`), and
+personal links only when they can be signed (`Settings.web_secret`): a link to a page nobody
+can open would be noise.
 """
 
 from __future__ import annotations
@@ -9,7 +11,9 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from ..i18n import tr
+from ..replies import Message
 from ..store import Channel
+from ..tokens import SeatToken, sign
 from .context import Context
 
 
@@ -20,11 +24,33 @@ def link(base: str, channel: Channel, game_id: str) -> str:
 
 
 def live_line(ctx: Context, lang: str, channel: Channel, game_id: str) -> str:
-    """ "Watch it live: <link>", or "" when the pages are not served."""
+    """ "The table, live: <link>", or "" when the pages are not served."""
     base = ctx.settings.web_url
     if base is None:
         return ""
     return tr(lang, "The table, live: {link}", link=link(base, channel, game_id))
+
+
+def seat_link(ctx: Context, channel: Channel, game_id: str, user_id: str) -> str:
+    """`user_id`'s personal link to the table (it acts for their seat until it expires), or
+    "" when none can be made."""
+    base, secret = ctx.settings.web_url, ctx.settings.web_secret
+    if base is None or secret is None:
+        return ""
+    expires = ctx.clock() + ctx.settings.web_link_ttl.total_seconds()
+    token = SeatToken(channel.platform, channel.channel_id, game_id, user_id, expires)
+    signed = sign(secret.get_secret_value().encode(), token)
+    return f"{link(base, channel, game_id)}#seat={signed}"
+
+
+def with_seat_link(
+    ctx: Context, lang: str, channel: Channel, game_id: str, user_id: str, message: Message
+) -> Message:
+    """A private turn message with its reader's personal link to the table, if any."""
+    made = seat_link(ctx, channel, game_id, user_id)
+    if made:
+        message.text = with_line(message.text, tr(lang, "Play on the board: {link}", link=made))
+    return message
 
 
 def with_line(text: str, line: str) -> str:

@@ -24,6 +24,7 @@ from .keys import BUCKETS, Channel, ChatSettings, Deadline, GameRecord
 from .migration import CLAIMS_KEY, DEADLINES_KEY, Migration
 from .moving import Move
 from .once import Claim, Held, Once
+from .outbox import Outbox
 from .ratings import Player, Ratings, Update
 from .results import Results, parse_ref
 from .scripts import ARCHIVE, CLAIM, CREATE, DONE, SAVE
@@ -65,7 +66,19 @@ __all__ = [
 _CREATE, _SAVE, _ARCHIVE, _CLAIM, _DONE = CREATE, SAVE, ARCHIVE, CLAIM, DONE
 
 
-class Store(Games, Changes, Deadlines, Chats, Users, Migration, Once, Results, Ratings, Forgetting):
+class Store(
+    Games,
+    Changes,
+    Deadlines,
+    Outbox,
+    Chats,
+    Users,
+    Migration,
+    Once,
+    Results,
+    Ratings,
+    Forgetting,
+):
     """Async access to the bot's Redis data. Holds only the connection: no game state.
 
     Built with `Store.from_url(url)`, it finds out on first use whether the URL names a

@@ -15,6 +15,7 @@ any cluster holds some of them, and 256 deadline sets keep any one key from bein
     fc:{t}:archive:<platform>:<channel>:<game_id>  ended game (hash, expires)
     fc:{t}:last:<platform>:<channel>               id of the last archived game (expires)
     fc:{t}:moved:<platform>:<channel>              where the table went (see `moving`)
+    fc:{t}:posts:<platform>:<channel>              replies waiting for their platform (list)
     fc:{t}:result:<platform>:<channel>:<game_id>   a finished game's result, kept for good
     fc:{t}:results:<platform>:<channel>            the channel's results (zset, by end time)
     fc:{t}:unrated                                 bucket's results not rated yet (set)
@@ -195,6 +196,11 @@ class Channel:
     def last_key(self) -> str:
         """Points to the channel's last archived game, so its end can still be shown."""
         return f"{self.prefix}:last:{self}"
+
+    @property
+    def posts_key(self) -> str:
+        """Replies of moves made on a web page, waiting for the chat's platform (`outbox`)."""
+        return f"{self.prefix}:posts:{self}"
 
     @property
     def moved_key(self) -> str:

@@ -11,13 +11,16 @@ from ..service import Watched
 
 
 def table_page(watched: Watched, paths: dict[str, str]) -> str:
-    """The page of a table; `paths` has its `events` and `board` addresses."""
+    """The page of a table; `paths` has its own (`base`), its `events` and `board`
+    addresses."""
     lang = watched.lang
     seats = "".join(f"<li>{escape(name)}</li>" for name in watched.seats)
     reconnecting = escape(tr(lang, "Reconnecting…"))
     alt = escape(tr(lang, "The table"))
     players = escape(tr(lang, "Players"))
     now = escape(tr(lang, "Now"))
+    yours = escape(tr(lang, "Your seat"))
+    view = escape(tr(lang, "What you see"))
     return f"""<!doctype html>
 <html lang="{escape(lang)}">
 <head>
@@ -30,7 +33,7 @@ def table_page(watched: Watched, paths: dict[str, str]) -> str:
 <script type="module" src="/static/table.js"></script>
 </head>
 <body>
-<main id="table" data-events="{escape(paths["events"])}">
+<main id="table" data-base="{escape(paths["base"])}" data-events="{escape(paths["events"])}">
 <header>
 <h1 id="title">{escape(watched.title)}</h1>
 <p id="place">{escape(watched.place)}</p>
@@ -39,6 +42,15 @@ def table_page(watched: Watched, paths: dict[str, str]) -> str:
 <figure id="figure"{"" if paths["board"] else " hidden"}>
 <img id="board" src="{escape(paths["board"])}" alt="{alt}">
 </figure>
+<section id="mine" aria-labelledby="yours" hidden>
+<h2 id="yours">{yours}</h2>
+<div id="said" role="alert"></div>
+<div id="choices"></div>
+<template id="message">
+<div class="message"><p class="text"></p><img class="view" alt="{view}">
+<div class="buttons"></div></div>
+</template>
+</section>
 <section aria-labelledby="players">
 <h2 id="players">{players}</h2>
 <ol id="seats">{seats}</ol>

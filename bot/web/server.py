@@ -6,18 +6,25 @@ stream of changes, and the page's static files.
     GET /t/<platform>/<channel>/<game id>/board.png   the channel's image of the table
     GET /t/<platform>/<channel>/<game id>/events      server-sent events: the state, at
                                                       once and after every change
+    GET /t/<platform>/<channel>/<game id>/seat        a player's own: their choices now
+    POST /t/<platform>/<channel>/<game id>/press      a choice pressed: {"data": ...}
     GET /static/<file>                                the page's script and style
 
 Every response carries a strict Content-Security-Policy (no inline script, nothing from
-elsewhere), and no response sets a cookie.
+elsewhere), and no response sets a cookie. What a seat sees and does needs its player's token
+(`bot/tokens.py`) in the `Authorization: Bearer` header, for this very table: a forged,
+expired or other table's token gets 403 and changes nothing. Without a header a request
+cannot act, so another site cannot make a browser act either.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -25,11 +32,14 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, tr
+from ..replies import MENTION, Message, Reply
 from ..service import GameService, Watched
 from ..store import Channel, StoreUnavailable
+from ..tokens import SeatToken, read
 from .errors import WebPortError
 from .hub import Hub
+from .limits import Limits, address
 from .page import missing_page, table_page
 
 log = logging.getLogger(__name__)
@@ -37,7 +47,7 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 SECURITY = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
-    "img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -45,8 +55,11 @@ SECURITY = {
 }
 PING = 20.0  # seconds between keep-alive comments on a quiet stream
 RECHECK = 60.0  # a quiet stream reads its table anyway, in case a change went unheard
+PER_TOKEN = (10.0, 30.0)  # a player's requests a second, and at once
+PER_ADDRESS = (20.0, 60.0)  # a house of players behind one address
 SERVICE: web.AppKey[GameService] = web.AppKey("service", GameService)
 HUB: web.AppKey[Hub] = web.AppKey("hub", Hub)
+LIMITS: web.AppKey[tuple[Limits, Limits]] = web.AppKey("limits", tuple)
 
 
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
@@ -100,7 +113,7 @@ async def _watched(request: web.Request) -> tuple[Watched, str]:
 async def page(request: web.Request) -> web.Response:
     watched, path = await _watched(request)
     shown = _state(watched, path)
-    paths = {"events": f"{path}/events", "board": str(shown["board"])}
+    paths = {"base": path, "events": f"{path}/events", "board": str(shown["board"])}
     return web.Response(text=table_page(watched, paths), content_type="text/html")
 
 
@@ -177,16 +190,101 @@ async def _follow(
             watched = again
 
 
+def _token(request: web.Request) -> SeatToken:
+    """The request's seat token, if the bot signed it for this table and it is still good."""
+    service = request.app[SERVICE]
+    secret = service.settings.web_secret
+    scheme, _, token_text = request.headers.get("Authorization", "").partition(" ")
+    token_text = token_text.strip()
+    token = None
+    if secret is not None and scheme == "Bearer":
+        token = read(secret.get_secret_value().encode(), token_text, service.clock())
+    channel, game_id, _ = _table(request)
+    if (
+        token is None
+        or (token.platform, token.channel_id) != (channel.platform, channel.channel_id)
+        or token.game_id != game_id
+    ):
+        lang = _language(request, service.ctx.default_language)
+        text = tr(
+            lang,
+            "This link no longer plays for you: the bot's next private message about "
+            "this game brings a new one.",
+        )
+        raise web.HTTPForbidden(
+            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
+        )
+    now = time.monotonic()
+    mac = token_text.rpartition(".")[2]
+    per_token, per_address = request.app[LIMITS]
+    if not (per_token.allow(mac, now) and per_address.allow(address(request), now)):
+        lang = _language(request, service.ctx.default_language)
+        text = tr(lang, "Too many requests at once: wait a moment.")
+        raise web.HTTPTooManyRequests(
+            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
+        )
+    return token
+
+
+def _shown(message: Message) -> dict[str, object]:
+    """A private message as the page shows it: mentions as names, its image inline."""
+    image = message.image
+    return {
+        "text": MENTION.sub(lambda m: message.names.get(m[1], "?"), message.text),
+        "image": None
+        if image is None
+        else "data:image/png;base64," + base64.b64encode(image).decode(),
+        "buttons": [[asdict(b) for b in row] for row in message.buttons],
+        "choices": [asdict(b) for b in message.choices],
+        "placeholder": message.choices_placeholder,
+    }
+
+
+def _answer(reply: Reply) -> web.Response:
+    return web.json_response(
+        {"ok": reply.ok, "messages": [_shown(m) for m in reply.private]},
+        dumps=lambda data: json.dumps(data, ensure_ascii=False),
+    )
+
+
+async def seat(request: web.Request) -> web.Response:
+    token = _token(request)
+    try:
+        reply = await request.app[SERVICE].seat_hand(token)
+    except StoreUnavailable as error:
+        raise web.HTTPServiceUnavailable() from error
+    return _answer(reply)
+
+
+async def press(request: web.Request) -> web.Response:
+    token = _token(request)
+    try:
+        body = await request.json()
+    except ValueError as error:
+        raise web.HTTPBadRequest(text="a JSON body is expected") from error
+    data = body.get("data") if isinstance(body, dict) else None
+    if not isinstance(data, str) or not 0 < len(data) <= 100:
+        raise web.HTTPBadRequest(text='{"data": "<a choice>"} is expected')
+    try:
+        reply = await request.app[SERVICE].seat_press(token, data)
+    except StoreUnavailable as error:
+        raise web.HTTPServiceUnavailable() from error
+    return _answer(reply)
+
+
 def app(service: GameService, hub: Hub) -> web.Application:
     made = web.Application()
     made.on_response_prepare.append(_secure)
     made[SERVICE] = service
     made[HUB] = hub
+    made[LIMITS] = (Limits(*PER_TOKEN), Limits(*PER_ADDRESS))
     table = "/t/{platform}/{channel}/{game}"
     made.router.add_get(table, page)
     made.router.add_get(table + "/state", state)
     made.router.add_get(table + "/board.png", board)
     made.router.add_get(table + "/events", events)
+    made.router.add_get(table + "/seat", seat)
+    made.router.add_post(table + "/press", press)
     made.router.add_static("/static", STATIC)
 
     async def closing(_: web.Application) -> None:

@@ -1,5 +1,8 @@
-// The table page: shows what the server sends, as it sends it. It knows no rule: every word
-// and picture comes from the server, which draws them from what the table's channel sees.
+// The table page: shows what the server sends, as it sends it. It knows no rule: every word,
+// picture and choice comes from the server, which draws them from what the table's channel
+// sees, and a player's own from what their seat sees.
+
+import { Seat } from "./seat.js";
 
 const main = document.getElementById("table");
 const connection = document.getElementById("connection");
@@ -27,7 +30,7 @@ function show(state) {
   main.dataset.over = String(state.over);
 }
 
-function listen() {
+function listen(seat) {
   const events = new EventSource(main.dataset.events);
   events.addEventListener("open", () => {
     connection.hidden = true;
@@ -36,6 +39,7 @@ function listen() {
     connection.hidden = true;
     const state = JSON.parse(event.data);
     show(state);
+    if (seat) seat.refresh(state);
     if (state.over) events.close(); // an ended game changes no more
   });
   events.addEventListener("gone", () => {
@@ -48,4 +52,10 @@ function listen() {
   });
 }
 
-if (main) listen();
+if (main) {
+  // A personal link carries the player's token in its fragment, which no server ever sees;
+  // the page sends it in a header, and keeps it out of the address bar and the history.
+  const token = new URLSearchParams(window.location.hash.slice(1)).get("seat");
+  if (token) history.replaceState(null, "", window.location.pathname);
+  listen(token ? new Seat(main.dataset.base, token) : null);
+}

@@ -1,0 +1,156 @@
+"""A whole tile game in which Bob plays only from his page in Chromium, tapping a spot, a
+rotation and the confirmation, the first move with the keyboard alone, while Ann plays in the
+chat and a spectator's page shows every move; each of Bob's moves is told in the chat."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+from playwright.async_api import Page, expect
+
+import render.forbidden_city as render
+from bot.redis_server import free_port
+from bot.replies import Reply
+from bot.service import GameService
+from bot.store import Channel, Store
+from bot.table import Table
+from bot.web import serve
+from tests.browser import chromium
+from tests.conftest import fixed_seeds
+from tests.tables import load_game
+from tests.test_web_seats import personal_link, settings, start, who
+from tests.views import to_play
+
+
+@pytest.fixture
+async def service(store: Store) -> AsyncIterator[GameService]:
+    made = GameService(store, settings(), seeds=fixed_seeds())
+    yield made
+    made.computer.close()
+
+
+async def _table(store: Store) -> Table | None:
+    record = await store.load(Channel.of("console", "room1"))
+    return None if record is None else Table.model_validate_json(record.data)
+
+
+async def _version(page: Page) -> int:
+    return int(await page.locator("#table").get_attribute("data-version") or 0)
+
+
+async def _by_keyboard(page: Page) -> None:
+    """Spot, rotation and confirmation with Tab and Enter only."""
+    await page.locator("#choices button").first.wait_for()
+    await page.keyboard.press("Tab")
+    focused = await page.evaluate("document.activeElement.dataset.choice")
+    assert focused.startswith("fc:sp:")
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#choices .text")).to_contain_text("Choose a rotation")
+    assert (await page.evaluate("document.activeElement.dataset.choice")).startswith("fc:pv:")
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#choices .text")).to_contain_text("Preview")
+    assert (await page.evaluate("document.activeElement.textContent")) == "Place it here"
+    await page.keyboard.press("Enter")
+
+
+async def _by_taps(page: Page, rng: random.Random) -> None:
+    spots = page.locator("#choices button[data-choice^='fc:sp:']")
+    await spots.first.wait_for()
+    await spots.nth(rng.randrange(await spots.count())).click()
+    rotations = page.locator("#choices button[data-choice*=':pv:']")
+    await rotations.first.wait_for()
+    await rotations.nth(rng.randrange(await rotations.count())).click()
+    confirm = page.locator("#choices button.success")
+    await expect(confirm).to_have_text("Place it here")
+    await confirm.click()
+
+
+async def _ann_moves(service: GameService, table: Table, rng: random.Random) -> Reply:
+    game = load_game(table)
+    spot = rng.choice(render.spots(to_play(game)))
+    reply = await service.command(who("ann", "room1"), f"play {spot.number} {spot.rotations[0]}")
+    assert reply.ok, reply.private
+    return reply
+
+
+def _link_for(reply: Reply, user: str) -> tuple[str, str] | None:
+    """`user`'s personal link, if the reply sends them a turn notice."""
+    for direct in reply.direct:
+        if direct.user_id == user:
+            mine = Reply(direct=[direct])
+            return personal_link(mine)[1:]
+    return None
+
+
+async def test_a_whole_game_with_one_player_on_the_page(service: GameService, store: Store) -> None:
+    dealt, game_id = await start(service, "room1")
+    port = free_port()
+    stop = await serve(service, "127.0.0.1", port)
+    try:
+        await _play(service, store, port, game_id, dealt)
+    finally:
+        await stop()
+
+
+async def _polled(service: GameService) -> list[tuple[str, str, Reply]]:
+    """What the console's deadline poller delivers once the page's press has answered (it
+    polls every second; here, every 50 ms for up to 5 s)."""
+    for _ in range(100):
+        told = await service.fire_due("console")
+        if told:
+            return told
+        await asyncio.sleep(0.05)
+    return []
+
+
+async def _play(service: GameService, store: Store, port: int, game_id: str, dealt: Reply) -> None:
+    rng = random.Random(5)
+    bob_link = _link_for(dealt, "bob")
+    moves_on_page = moves_in_chat = 0
+    async with chromium() as browser:
+        watcher = await browser.new_page(viewport={"width": 1280, "height": 800})
+        await watcher.goto(f"http://127.0.0.1:{port}/t/console/room1/{game_id}")
+        await expect(watcher.locator("#table")).to_have_attribute("data-version", "3")
+        await expect(watcher.locator("#mine")).to_be_hidden()  # no token: a spectator
+        bob = await browser.new_page(viewport={"width": 390, "height": 844})
+        while (table := await _table(store)) is not None:
+            version = await _version(watcher)
+            if table.user_of(load_game(table).current).user_id == "ann":
+                reply = await _ann_moves(service, table, rng)
+                bob_link = bob_link or _link_for(reply, "bob")
+                moves_in_chat += 1
+            else:
+                assert bob_link is not None, "Bob's turn notice carries his link"
+                if moves_on_page == 0:
+                    path, token = bob_link
+                    await bob.goto(f"http://127.0.0.1:{port}{path}#seat={token}")
+                    assert "seat=" not in bob.url  # the token leaves the address bar
+                    await _by_keyboard(bob)
+                else:
+                    await asyncio.sleep(0.3)  # a person's pace: the server limits a token's
+                    await _by_taps(bob, rng)  # requests to 10 a second
+                moves_on_page += 1
+                try:
+                    await expect(watcher.locator("#table")).not_to_have_attribute(
+                        "data-version", str(version), timeout=3000
+                    )
+                except AssertionError:
+                    said = await bob.locator("#said").text_content()
+                    shown = await bob.locator("#choices").inner_text()
+                    raise AssertionError(f"not played: {said!r} / {shown!r}") from None
+                told = await _polled(service)  # the chat's poller posts the move
+                assert [(p, c) for p, c, _ in told] == [("console", "room1")]
+                assert told[0][2].public and told[0][2].public[0].image is not None
+            await expect(watcher.locator("#table")).not_to_have_attribute(
+                "data-version", str(version), timeout=3000
+            )
+        await expect(watcher.locator("#table")).to_have_attribute("data-over", "true")
+        await expect(bob.locator("#said")).to_have_text(
+            "This game is over: the page shows how it ended."
+        )
+        final = await watcher.locator("#status").text_content()
+    assert final and "Bob" in final and "Ann" in final
+    assert moves_on_page >= 5 and moves_in_chat >= 5
