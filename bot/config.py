@@ -122,6 +122,9 @@ class Settings(BaseSettings):
     # Unset: no personal links (the console makes one for its run).
     web_secret: SecretStr | None = None
     web_link_ttl: Duration = Field(default=timedelta(days=1))  # how long a personal link works
+    # The bot's Mini App's direct link (https://t.me/<bot>/<app>, made with BotFather): a
+    # Telegram table's link then opens the page inside Telegram.
+    telegram_mini_app: str | None = None
 
     @field_validator(
         "discord_token",
@@ -133,6 +136,7 @@ class Settings(BaseSettings):
         "telegram_webhook_secret",
         "web_url",
         "web_secret",
+        "telegram_mini_app",
         "bot_iterations",
         "bot_workers",
         "ops_port",
@@ -152,7 +156,7 @@ class Settings(BaseSettings):
             raise ValueError("must be an http(s) URL")
         return value.rstrip("/")
 
-    @field_validator("telegram_webhook_url", "web_url")
+    @field_validator("telegram_webhook_url", "web_url", "telegram_mini_app")
     @classmethod
     def _webhook_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):

@@ -41,6 +41,10 @@ class Message:
     choices: list[Button] = field(default_factory=list)  # a select menu (spots), if any
     choices_placeholder: str = ""
     names: dict[str, str] = field(default_factory=dict)  # user id -> display name, for mentions
+    # A page to open (the reader's personal link to the table), and the words of its button:
+    # each adapter shows it its own way (a link button, a Telegram Mini App, a line of text).
+    web: str = ""
+    web_label: str = ""
 
     def format(self, mention_of: Callable[[str, str], str], escape: Callable[[str], str]) -> str:
         """The text with mentions in platform syntax and the rest escaped for its markup."""

@@ -43,6 +43,7 @@ VARIABLES = [
     "WEB_HOST",
     "WEB_SECRET",
     "WEB_LINK_TTL",
+    "TELEGRAM_MINI_APP",
 ]
 
 

@@ -73,8 +73,8 @@ async def start(service: GameService, channel: str) -> tuple[Reply, str]:
 def personal_link(reply: Reply) -> tuple[str, str, str]:
     """The only turn notice of a reply: its reader, and their link's path and token."""
     (notice,) = reply.direct
-    line = next(x for x in notice.message.text.splitlines() if x.startswith("Play on the board:"))
-    link = urlsplit(line.split(": ", 1)[1])
+    assert notice.message.web_label == "Play on the board"
+    link = urlsplit(notice.message.web)
     assert link.fragment.startswith("seat=")
     return notice.user_id, link.path, link.fragment[5:]
 
@@ -171,20 +171,14 @@ async def test_a_move_from_the_page_is_told_in_the_chat_as_the_same_presses_ther
     assert [m.text for m in posted.public] == [m.text for m in pressed.public]
     assert [m.image for m in posted.public] == [m.image for m in pressed.public]
     assert [d.user_id for d in posted.direct] == [d.user_id for d in pressed.direct] != [user]
-    assert [_unlinked(d.message.text) for d in posted.direct] == [
-        _unlinked(d.message.text) for d in pressed.direct
-    ]
+    assert [d.message.text for d in posted.direct] == [d.message.text for d in pressed.direct]
+    assert [d.message.web_label for d in posted.direct] == ["Play on the board"]
     # What the chat's press said privately, the page was shown instead.
     assert json.dumps([m.text for m in pressed.private]) == json.dumps(
         [m["text"] for m in placed["messages"]]
     )
     assert await service.fire_due("console") == []  # told once
     twin.computer.close()
-
-
-def _unlinked(text: str) -> str:
-    """A turn notice without its personal link (each table's differs)."""
-    return text.split("\nPlay on the board:")[0]
 
 
 async def test_a_page_cannot_act_for_a_game_that_ended(

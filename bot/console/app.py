@@ -101,6 +101,8 @@ class Console:
         buttons = message.choices + [b for row in message.buttons for b in row]  # as read
         if buttons:
             lines.append(where + " " + " ".join(f"[{b.label}: press {b.data}]" for b in buttons))
+        if message.web:
+            lines.append(f"{where} {message.web_label}: {message.web}")
         return lines
 
     def show(self, reply: Reply, user: str | None = None) -> list[str]:

@@ -94,7 +94,7 @@ def render_view(message: Message) -> discord.ui.View | None:
     """The menu, then the button rows, as a persistent view (dynamic items, no timeout): read
     from the top, the choices come first and what goes beside them (other pages, Pass)
     after, as on Telegram."""
-    if not message.buttons and not message.choices:
+    if not message.buttons and not message.choices and not message.web:
         return None
     view = discord.ui.View(timeout=None)
     first = 0
@@ -103,12 +103,16 @@ def render_view(message: Message) -> discord.ui.View | None:
         placeholder = message.choices_placeholder[:150] or None
         view.add_item(FcSelect(options, placeholder=placeholder, row=0))
         first = 1
-    rows = [row[:5] for row in message.buttons if row][: 5 - first]
+    rows = [row[:5] for row in message.buttons if row][: 5 - first - bool(message.web)]
     for number, row in enumerate(rows, start=first):
         for button in row:
             view.add_item(
                 FcButton(button.data, label=button.label, style=_STYLES[button.style], row=number)
             )
+    if message.web:  # the reader's page: a link button under the choices
+        label = (message.web_label or "🌐")[:80]
+        page = discord.ui.Button[Any](label=label, url=message.web, row=first + len(rows))
+        view.add_item(page)
     return view
 
 

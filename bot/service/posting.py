@@ -36,6 +36,8 @@ def _message(data: dict[str, Any]) -> Message:
         choices=[Button(**b) for b in data.get("choices", [])],
         choices_placeholder=data.get("choices_placeholder", ""),
         names=dict(data.get("names", {})),
+        web=data.get("web", ""),
+        web_label=data.get("web_label", ""),
     )
 
 

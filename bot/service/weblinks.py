@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from ..i18n import tr
 from ..replies import Message
+from ..startapp import start_param
 from ..store import Channel
 from ..tokens import SeatToken, sign
 from .context import Context
@@ -24,11 +25,17 @@ def link(base: str, channel: Channel, game_id: str) -> str:
 
 
 def live_line(ctx: Context, lang: str, channel: Channel, game_id: str) -> str:
-    """ "The table, live: <link>", or "" when the pages are not served."""
-    base = ctx.settings.web_url
+    """The table's link in words, or "" when the pages are not served. A Telegram table's
+    link is the bot's Mini App's direct link when there is one: it opens the page inside
+    Telegram, which tells the page who opened it."""
+    base, mini_app = ctx.settings.web_url, ctx.settings.telegram_mini_app
     if base is None:
         return ""
-    return tr(lang, "The table, live: {link}", link=link(base, channel, game_id))
+    if mini_app is not None and channel.platform == "telegram":
+        made = f"{mini_app.rstrip('/')}?startapp={start_param(channel, game_id)}"
+    else:
+        made = link(base, channel, game_id)
+    return tr(lang, "The table, live: {link}", link=made)
 
 
 def seat_link(ctx: Context, channel: Channel, game_id: str, user_id: str) -> str:
@@ -49,7 +56,7 @@ def with_seat_link(
     """A private turn message with its reader's personal link to the table, if any."""
     made = seat_link(ctx, channel, game_id, user_id)
     if made:
-        message.text = with_line(message.text, tr(lang, "Play on the board: {link}", link=made))
+        message.web, message.web_label = made, tr(lang, "Play on the board")
     return message
 
 

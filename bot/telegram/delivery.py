@@ -24,6 +24,7 @@ from telegram import (
     InputFile,
     LinkPreviewOptions,
     ReplyParameters,
+    WebAppInfo,
 )
 from telegram.constants import CallbackQueryLimit, MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
@@ -72,13 +73,23 @@ def plain_text(message: Message) -> str:
     return message.format(lambda _uid, name: name, lambda text: text)
 
 
-def keyboard(message: Message) -> InlineKeyboardMarkup | None:
-    """Choices (a menu on Discord) as rows of a few buttons, then the button rows."""
+def keyboard(message: Message, private: bool = False) -> InlineKeyboardMarkup | None:
+    """Choices (a menu on Discord) as rows of a few buttons, then the button rows, then the
+    message's page: in a private chat, over https, it opens as the bot's Mini App (Telegram
+    then hands the page its signed `initData`, which tells it who the player is); else as a
+    link."""
     rows: list[list[InlineKeyboardButton]] = []
     choices = list(message.choices)
     for start in range(0, len(choices), CHOICES_PER_ROW):
         rows.append([_button(b) for b in choices[start : start + CHOICES_PER_ROW]])
     rows.extend([_button(b) for b in row] for row in message.buttons if row)
+    if message.web:
+        label = message.web_label or message.web
+        if private and message.web.startswith("https://"):
+            page = message.web.split("#", 1)[0]  # the page learns the player from Telegram
+            rows.append([InlineKeyboardButton(label, web_app=WebAppInfo(page))])
+        else:
+            rows.append([InlineKeyboardButton(label, url=message.web)])
     return InlineKeyboardMarkup(rows) if rows else None
 
 
@@ -156,10 +167,13 @@ def file_kind(name: str) -> str:
     return "animation" if suffix == "gif" else "document"
 
 
-def plan(bot: Bot, message: Message, reply_to: int | None = None) -> list[Step]:
-    """One `Message` as the Bot API calls that send it; the keyboard goes on the last one,
-    and the first answers the message `reply_to` (a command), if given."""
-    markup = keyboard(message)
+def plan(
+    bot: Bot, message: Message, reply_to: int | None = None, private: bool = False
+) -> list[Step]:
+    """One `Message` as the Bot API calls that send it (to a private chat if `private`); the
+    keyboard goes on the last one, and the first answers the message `reply_to` (a
+    command), if given."""
+    markup = keyboard(message, private)
     caption = to_html(message)
     answer = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
     steps: list[Step] = []
@@ -382,5 +396,5 @@ class Delivery:
     ) -> None:
         """Send to a user's private chat; if they cannot be reached there, the rest of
         `messages` is not tried and `on_unreachable` runs."""
-        steps = [plan(self.bot, message) for message in messages]
+        steps = [plan(self.bot, message, private=True) for message in messages]
         await self.outbox.send(Parcel(user_id, steps, key=key, on_unreachable=on_unreachable))

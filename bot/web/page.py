@@ -10,6 +10,22 @@ from ..i18n import tr
 from ..service import Watched
 
 
+def _head(lang: str, title: str, script: str = "") -> str:
+    """Every page's start: its language, its title (escaped here), style, icon, script."""
+    module = f'<script type="module" src="/static/{script}"></script>\n' if script else ""
+    return f"""<!doctype html>
+<html lang="{escape(lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{escape(title)}</title>
+<link rel="stylesheet" href="/static/table.css">
+<link rel="icon" href="/static/icon.svg">
+{module}</head>
+"""
+
+
 def table_page(watched: Watched, paths: dict[str, str]) -> str:
     """The page of a table; `paths` has its own (`base`), its `events` and `board`
     addresses."""
@@ -21,18 +37,9 @@ def table_page(watched: Watched, paths: dict[str, str]) -> str:
     now = escape(tr(lang, "Now"))
     yours = escape(tr(lang, "Your seat"))
     view = escape(tr(lang, "What you see"))
-    return f"""<!doctype html>
-<html lang="{escape(lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>{escape(watched.title)}</title>
-<link rel="stylesheet" href="/static/table.css">
-<link rel="icon" href="/static/icon.svg">
-<script type="module" src="/static/table.js"></script>
-</head>
-<body>
+    return (
+        _head(lang, watched.title, "table.js")
+        + f"""<body>
 <main id="table" data-base="{escape(paths["base"])}" data-events="{escape(paths["events"])}">
 <header>
 <h1 id="title">{escape(watched.title)}</h1>
@@ -63,6 +70,7 @@ def table_page(watched: Watched, paths: dict[str, str]) -> str:
 </body>
 </html>
 """
+    )
 
 
 def missing_page(lang: str) -> str:
@@ -73,16 +81,9 @@ def missing_page(lang: str) -> str:
         "This link leads to no table: it is mistyped, or its game ended long ago. "
         "Ask for the table's link with /fc board in its chat.",
     )
-    return f"""<!doctype html>
-<html lang="{escape(lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}</title>
-<link rel="stylesheet" href="/static/table.css">
-<link rel="icon" href="/static/icon.svg">
-</head>
-<body>
+    return (
+        _head(lang, title)
+        + f"""<body>
 <main>
 <h1>{escape(title)}</h1>
 <p>{escape(text)}</p>
@@ -90,3 +91,21 @@ def missing_page(lang: str) -> str:
 </body>
 </html>
 """
+    )
+
+
+def opening_page(lang: str) -> str:
+    """The Mini App's own page: its script finds the table the direct link named, then goes
+    there."""
+    title = tr(lang, "Opening the table…")
+    return (
+        _head(lang, title, "opening.js")
+        + f"""<body>
+<main id="opening">
+<h1>{escape(title)}</h1>
+<p id="said" role="alert"></p>
+</main>
+</body>
+</html>
+"""
+    )

@@ -8,6 +8,10 @@ stream of changes, and the page's static files.
                                                       once and after every change
     GET /t/<platform>/<channel>/<game id>/seat        a player's own: their choices now
     POST /t/<platform>/<channel>/<game id>/press      a choice pressed: {"data": ...}
+    POST /t/<platform>/<channel>/<game id>/telegram   the page opened as the Telegram Mini
+                                                      App: {"initData": ...} for a token
+    GET /app, POST /app/open                          the Mini App opened by its direct link
+                                                      (`startapp=` names the table)
     GET /static/<file>                                the page's script and style
 
 Every response carries a strict Content-Security-Policy (no inline script, nothing from
@@ -35,12 +39,14 @@ from aiohttp import web
 from ..i18n import LANGUAGES, tr
 from ..replies import MENTION, Message, Reply
 from ..service import GameService, Watched
+from ..startapp import parse_start
 from ..store import Channel, StoreUnavailable
-from ..tokens import SeatToken, read
+from ..tokens import SeatToken, read, sign
 from .errors import WebPortError
 from .hub import Hub
 from .limits import Limits, address
-from .page import missing_page, table_page
+from .page import missing_page, opening_page, table_page
+from .telegram import Launch, verify
 
 log = logging.getLogger(__name__)
 
@@ -272,6 +278,77 @@ async def press(request: web.Request) -> web.Response:
     return _answer(reply)
 
 
+def _launch(request: web.Request, body: object) -> Launch:
+    """The Telegram user a Mini App's `initData` names, if signed for this bot and recent."""
+    service = request.app[SERVICE]
+    token = service.settings.telegram_token
+    init_data = body.get("initData") if isinstance(body, dict) else None
+    launch = None
+    if token is not None and isinstance(init_data, str) and len(init_data) <= 4096:
+        launch = verify(token.get_secret_value(), init_data, service.clock())
+    if launch is None:
+        lang = _language(request, service.ctx.default_language)
+        text = tr(lang, "Telegram did not vouch for this page: open it again from the bot.")
+        raise web.HTTPForbidden(
+            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
+        )
+    return launch
+
+
+def _seat_token(service: GameService, channel: Channel, game_id: str, user_id: str) -> str:
+    secret = service.settings.web_secret
+    assert secret is not None
+    expires = service.clock() + service.settings.web_link_ttl.total_seconds()
+    made = SeatToken(channel.platform, channel.channel_id, game_id, user_id, expires)
+    return sign(secret.get_secret_value().encode(), made)
+
+
+async def telegram(request: web.Request) -> web.Response:
+    """A Telegram table's page opened as the Mini App: its player's seat token, made from
+    what Telegram vouches for (a spectator's page if they have no seat there)."""
+    service = request.app[SERVICE]
+    channel, game_id, _ = _table(request)
+    try:
+        body = await request.json()
+    except ValueError as error:
+        raise web.HTTPBadRequest(text="a JSON body is expected") from error
+    launch = _launch(request, body)
+    if channel.platform != "telegram" or service.settings.web_secret is None:
+        return web.json_response({"token": None})
+    return web.json_response({"token": _seat_token(service, channel, game_id, launch.user_id)})
+
+
+async def mini_app(request: web.Request) -> web.Response:
+    """The Mini App's own address (set with BotFather): its script asks `open` which table
+    the direct link named."""
+    lang = _language(request, request.app[SERVICE].ctx.default_language)
+    return web.Response(text=opening_page(lang), content_type="text/html")
+
+
+async def mini_app_open(request: web.Request) -> web.Response:
+    """Where a Mini App's direct link leads: `startapp=` is the table (`start_param`, which
+    Telegram signs with the rest), and the player's seat token if they sit there."""
+    service = request.app[SERVICE]
+    try:
+        body = await request.json()
+    except ValueError as error:
+        raise web.HTTPBadRequest(text="a JSON body is expected") from error
+    launch = _launch(request, body)
+    opened = parse_start(launch.start_param)
+    if opened is None:
+        raise web.HTTPNotFound(
+            text=json.dumps({"error": "no table"}), content_type="application/json"
+        )
+    channel, game_id = opened
+    path = "/t/" + "/".join(
+        quote(x, safe="") for x in (channel.platform, channel.channel_id, game_id)
+    )
+    token = None
+    if service.settings.web_secret is not None:
+        token = _seat_token(service, channel, game_id, launch.user_id)
+    return web.json_response({"path": path, "token": token})
+
+
 def app(service: GameService, hub: Hub) -> web.Application:
     made = web.Application()
     made.on_response_prepare.append(_secure)
@@ -285,6 +362,9 @@ def app(service: GameService, hub: Hub) -> web.Application:
     made.router.add_get(table + "/events", events)
     made.router.add_get(table + "/seat", seat)
     made.router.add_post(table + "/press", press)
+    made.router.add_post(table + "/telegram", telegram)
+    made.router.add_get("/app", mini_app)
+    made.router.add_post("/app/open", mini_app_open)
     made.router.add_static("/static", STATIC)
 
     async def closing(_: web.Application) -> None:

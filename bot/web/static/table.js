@@ -3,6 +3,7 @@
 // sees, and a player's own from what their seat sees.
 
 import { Seat } from "./seat.js";
+import { launchData } from "./telegram.js";
 
 const main = document.getElementById("table");
 const connection = document.getElementById("connection");
@@ -52,10 +53,25 @@ function listen(seat) {
   });
 }
 
+// A personal link carries the player's token in its fragment, which no server ever sees;
+// opened as the Telegram Mini App, the page has Telegram's signed launch data instead, which
+// the server trades for a token. Either way the page sends the token in a header, and keeps
+// the fragment out of the address bar and the history.
+async function token() {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const launch = launchData();
+  if (window.location.hash) history.replaceState(null, "", window.location.pathname);
+  if (fragment.get("seat")) return fragment.get("seat");
+  if (!launch) return null;
+  const answer = await fetch(`${main.dataset.base}/telegram`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ initData: launch.initData }),
+  });
+  const body = await answer.json().catch(() => ({}));
+  return answer.ok ? body.token : null;
+}
+
 if (main) {
-  // A personal link carries the player's token in its fragment, which no server ever sees;
-  // the page sends it in a header, and keeps it out of the address bar and the history.
-  const token = new URLSearchParams(window.location.hash.slice(1)).get("seat");
-  if (token) history.replaceState(null, "", window.location.pathname);
-  listen(token ? new Seat(main.dataset.base, token) : null);
+  token().then((seat) => listen(seat ? new Seat(main.dataset.base, seat) : null));
 }

@@ -1,0 +1,120 @@
+"""Die Verbotene Stadt from the players' pages, over HTTP against the real server and Redis:
+secret bribes chosen on the page, an official slid and confirmed there and told in the chat,
+and public responses that do not depend on the secrets at all."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+
+from bot.actor import Actor
+from bot.service import GameService
+from bot.store import Channel, Store
+from bot.tokens import SeatToken, sign
+from tests.conftest import Site
+from tests.test_web_seats import NOW, SECRET, Clock, press, seat, settings
+
+PLAYERS = ("ann", "bob", "cid")
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def service(store: Store, clock: Clock) -> AsyncIterator[GameService]:
+    made = GameService(store, settings(), seeds=lambda: 7, clock=clock)  # every table alike
+    yield made
+    made.computer.close()
+
+
+async def _deal(service: GameService, channel: str) -> str:
+    def who(user: str) -> Actor:
+        return Actor("console", channel, user, user.capitalize())
+
+    assert (await service.command(who("ann"), "new stadt")).ok
+    for user in PLAYERS[1:]:
+        assert (await service.command(who(user), "join")).ok
+    assert (await service.command(who("ann"), "start")).ok
+    record = await service.store.load(Channel.of("console", channel))
+    assert record is not None
+    return record.game_id
+
+
+def _token(channel: str, game_id: str, user: str) -> str:
+    return sign(SECRET.encode(), SeatToken("console", channel, game_id, user, NOW + 3600))
+
+
+async def _public(http: aiohttp.ClientSession, address: str, channel: str, game_id: str) -> bytes:
+    """Every public byte of a table: its page, its state and its image, with its own
+    address taken out (it differs between tables)."""
+    path = f"/t/console/{channel}/{game_id}"
+    out = b""
+    for part in ("", "/state"):
+        async with http.get(address + path + part) as answer:
+            out += await answer.read()
+    async with http.get(f"{address}{path}/board.png") as answer:
+        out += await answer.read()
+    return out.replace(path.encode(), b"<table>")
+
+
+async def test_bribes_and_a_move_from_the_pages_with_nothing_secret_in_public(
+    service: GameService, site: Site
+) -> None:
+    # Two tables dealt alike, whose players bribe different officials on their pages.
+    games = {room: await _deal(service, room) for room in ("room1", "room2")}
+    bribes = {"room1": ("RR", "RY", "RB"), "room2": ("GK", "BB", "YG")}
+    address = await site(service)
+    async with aiohttp.ClientSession() as http:
+        for room, game_id in games.items():
+            url = f"{address}/t/console/{room}/{game_id}"
+            for user, bribe in zip(PLAYERS, bribes[room], strict=True):
+                token = _token(room, game_id, user)
+                status, body = await seat(http, url, token)
+                [choose] = body["messages"]
+                assert choose["text"].startswith("Choose in secret the official you bribe")
+                [pick] = [b for b in choose["choices"] if b["data"].endswith(f":{bribe}")]
+                status, body = await press(http, url, token, pick["data"])
+                assert status == 200 and body["ok"]
+                assert body["messages"][0]["text"].startswith(f"Your secret bribe is now {bribe}")
+        # The same public bytes, whatever the bribes: no secret reaches a watcher.
+        public = [await _public(http, address, room, g) for room, g in games.items()]
+        assert public[0] == public[1]
+        assert b"bribe is" not in public[0]
+
+        # The player to move slides an official from the page, then confirms.
+        room, game_id = "room1", games["room1"]
+        url = f"{address}/t/console/{room}/{game_id}"
+        mover = None
+        for user in PLAYERS:
+            body = (await seat(http, url, _token(room, game_id, user)))[1]
+            if body["messages"][0]["text"].startswith("Your turn"):
+                mover, choices = user, body["messages"][0]["choices"]
+        assert mover is not None
+        token = _token(room, game_id, mover)
+        before = await service.store.load(Channel.of("console", room))
+        data = choices[0]["data"]
+        for _ in range(12):
+            status, body = await press(http, url, token, data)
+            assert status == 200 and body["ok"], body
+            buttons = [b for m in body["messages"] for row in m["buttons"] for b in row]
+            done = [b for b in buttons if b["style"] == "success"]
+            if not buttons:
+                break
+            data = (done or buttons)[0]["data"]
+            if done:
+                status, body = await press(http, url, token, data)
+                assert body["ok"], body
+                break
+        after = await service.store.load(Channel.of("console", room))
+        assert before is not None and after is not None and after.version > before.version
+    # Each table's chat is told what its pages did: the bribes all made (the fate die
+    # rolled), and in the first table the move.
+    told = {channel: reply for _, channel, reply in await service.fire_due("console")}
+    assert sorted(told) == ["room1", "room2"]
+    assert [m.text for m in told["room1"].public][:-1] == [m.text for m in told["room2"].public]
+    moved = told["room1"].public[-1]
+    assert moved.image is not None and mover.capitalize() in moved.text
