@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(PY) -m engine.verbotene_stadt bench
 	$(PY) -m render bench
 	$(PY) -m bot bench
+	$(PY) -m bot web-bench
 
 # Mutation run ([tool.mutmut] in pyproject.toml) over the kept results, ratings, history, the
 # leaderboard image, the leases and the moves of a table's keys: long (hours on two cores);

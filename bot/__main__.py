@@ -134,13 +134,20 @@ def parser() -> argparse.ArgumentParser:
     )
     # `load-worker` is started by `load` only: no help and no place in the listed choices, so
     # --help does not show it (argparse would print "==SUPPRESS==" for a suppressed help).
-    sub = made.add_subparsers(dest="command", metavar="{bench,load,ratings}")
+    sub = made.add_subparsers(dest="command", metavar="{bench,load,ratings,web-bench}")
     bench = sub.add_parser("bench", help="service speed with real Redis and rendering")
     bench.add_argument(
         "--games", type=int, default=200, help="tile-game tables at once (default 200)"
     )
     bench.add_argument("--moves", type=int, default=300, help="timed single plays (default 300)")
     add_load(sub)
+    web_bench = sub.add_parser(
+        "web-bench", help="the web table's figures: first load, change delay, open pages"
+    )
+    web_bench.add_argument("--moves", type=int, default=30, help="timed moves each way")
+    web_bench.add_argument(
+        "--pages", type=int, default=2000, help="event streams held open on one process"
+    )
     ratings = sub.add_parser(
         "ratings",
         help="ratings, leaderboards and histories",
@@ -162,6 +169,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "load":
         return run_load(args)
+    if args.command == "web-bench":
+        from .web_bench import main as run_web_bench
+
+        run_web_bench(args.moves, args.pages)
+        return 0
     if args.command == "load-worker":
         return run_worker(args)
     settings = Settings()

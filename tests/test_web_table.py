@@ -8,6 +8,8 @@ import asyncio
 import json
 import random
 import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -221,3 +223,20 @@ async def test_a_port_in_use_is_said_in_one_line(service: GameService) -> None:
 
         with pytest.raises(WebPortError, match=f"127.0.0.1:{port}.*WEB_PORT"):
             await serve(service, "127.0.0.1", port)
+
+
+def test_the_web_bench_prints_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "web-bench", "--moves", "3", "--pages", "20"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert 1_000 < figures["first_load_bytes"] < 150_000
+    for where in ("same", "across"):
+        assert figures["change_ms"][where]["n"] >= 2
+        assert 0 < figures["change_ms"][where]["p50"] <= figures["change_ms"][where]["p99"]
+    assert figures["pages"]["open"] == 20 and figures["cpu_ms_per_change"] > 0

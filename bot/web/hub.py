@@ -2,7 +2,9 @@
 pages of its table, and only those.
 
 One subscription a process, whatever the number of pages: a page costs an event and a set
-entry here, and reads its table again only when it was written.
+entry here. After a change, the pages of a table share one reading of it (`read`): the
+first page to ask reads Redis, the others wait for that reading, which is kept until the
+table's next change (a per-process cache, rebuilt from Redis at will).
 """
 
 from __future__ import annotations
@@ -10,10 +12,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
+from ..service import Watched
 from ..store import Channel
+
+Reading = asyncio.Future["Watched | None"]
+# A reading serves until the table's next change, and no longer than this many seconds:
+# should the process miss a change unawares, its pages are behind for that long at most.
+KEPT_FOR = 30.0
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +34,7 @@ class Hub:
         self._changes = changes
         self._pages: defaultdict[Channel, set[asyncio.Event]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
+        self._reads: dict[Channel, dict[str, tuple[float, Reading]]] = {}
         self.closing = False  # the server stops: every stream ends now
 
     @property
@@ -53,12 +63,35 @@ class Hub:
     async def _run(self) -> None:
         async for channel in self._changes():
             if channel is None:  # a new subscription: whatever was missed, every page reads
+                self._reads.clear()
                 for events in self._pages.values():
                     for event in events:
                         event.set()
                 continue
+            self._reads.pop(channel, None)
             for event in self._pages.get(channel, ()):
                 event.set()
+
+    async def read(
+        self, channel: Channel, key: str, load: Callable[[], Awaitable[Watched | None]]
+    ) -> Watched | None:
+        """`load()`'s result, shared by every page of `channel` asking for `key` until the
+        table changes again. A failed reading is not kept."""
+        reads = self._reads.setdefault(channel, {})
+        now = time.monotonic()
+        kept = reads.get(key)
+        if kept is not None and now - kept[0] < KEPT_FOR:
+            return await asyncio.shield(kept[1])
+        made: Reading = asyncio.ensure_future(load())
+        reads[key] = (now, made)
+        made.add_done_callback(lambda done: self._forget_failed(channel, key, done))
+        return await asyncio.shield(made)
+
+    def _forget_failed(self, channel: Channel, key: str, done: Reading) -> None:
+        if done.cancelled() or done.exception() is not None:
+            reads = self._reads.get(channel, {})
+            if key in reads and reads[key][1] is done:
+                del reads[key]
 
     @contextlib.contextmanager
     def follow(self, channel: Channel) -> Iterator[asyncio.Event]:
@@ -72,3 +105,4 @@ class Hub:
             events.discard(event)
             if not events:
                 del self._pages[channel]
+                self._reads.pop(channel, None)

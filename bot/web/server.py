@@ -99,10 +99,16 @@ def _state(watched: Watched, path: str) -> dict[str, object]:
 
 
 async def _watched(request: web.Request) -> tuple[Watched, str]:
+    """The table the request names, as anyone sees it: read once for all its pages in this
+    process until it changes (`Hub.read`), so a crowd opening a page costs Redis one read."""
     service = request.app[SERVICE]
     channel, game_id, path = _table(request)
     try:
-        watched = await service.watch(channel.platform, channel.channel_id, game_id)
+        watched = await request.app[HUB].read(
+            channel,
+            game_id,
+            lambda: service.watch(channel.platform, channel.channel_id, game_id),
+        )
     except StoreUnavailable as error:
         raise web.HTTPServiceUnavailable(
             text="The game data is out of reach for a moment."
@@ -187,7 +193,11 @@ async def _follow(
             if hub.closing:
                 return
             try:
-                again = await service.watch(channel.platform, channel.channel_id, game_id)
+                again = await hub.read(
+                    channel,
+                    game_id,
+                    lambda: service.watch(channel.platform, channel.channel_id, game_id),
+                )
             except StoreUnavailable:
                 continue  # the page keeps what it shows; the next change or check tries again
             if again is None:

@@ -1,0 +1,286 @@
+"""`python -m bot web-bench`: the web table's figures, one JSON line.
+
+Against a throwaway redis-server, with the pages served by two child processes (as a
+deployment runs them), it measures:
+
+- `first_load_bytes`: a table page's first load, gzip-compressed as a proxy would send it
+  (HTML, script, style, icon) plus the table's PNG (already compressed);
+- `change_ms`: from a confirmation pressed on a player's page (its POST sent) to the change
+  received by another open page, p50 and p99, with both pages on one process (`same`) and
+  with the press on one process and the page on the other (`across`);
+- `pages`: event streams one process holds open at once on a quiet table, and the resident
+  memory they add per page;
+- `cpu_ms_per_change`: the serving process's CPU per change delivered to one open page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import multiprocessing
+import os
+import random
+import resource
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from pydantic import SecretStr
+
+from .actor import Actor
+from .config import Settings
+from .load.moves import choose
+from .redis_server import free_port, temporary_redis_server
+from .service import GameService
+from .store import Channel, Store
+from .table import Table
+from .tokens import SeatToken, sign
+
+SECRET = "web-bench"
+STATIC = ("table.js", "seat.js", "telegram.js", "table.css", "icon.svg")
+
+
+def _serve(redis_url: str, port: int) -> None:
+    """A child process serving the pages until it is terminated."""
+
+    async def run() -> None:
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None, web_url=f"http://127.0.0.1:{port}", web_secret=SecretStr(SECRET)
+        )
+        service = GameService(Store.from_url(redis_url), settings)
+        from .web import serve
+
+        await serve(service, "127.0.0.1", port)
+        await asyncio.Event().wait()
+
+    asyncio.run(run())
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _up(address: str) -> None:
+    async with aiohttp.ClientSession() as http:
+        for _ in range(200):
+            try:
+                async with http.get(address + "/static/icon.svg") as answer:
+                    if answer.status == 200:
+                        return
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.05)
+    raise RuntimeError(f"{address} never answered")
+
+
+async def _table(service: GameService, channel: str) -> str:
+    for user in ("ann", "bob"):
+        text = "new" if user == "ann" else "join"
+        assert (await service.command(Actor("bench", channel, user, user), text)).ok
+    assert (await service.command(Actor("bench", channel, "ann", "ann"), "start")).ok
+    record = await service.store.load(Channel.of("bench", channel))
+    assert record is not None
+    return record.game_id
+
+
+def _token(channel: str, game_id: str, user: str) -> str:
+    made = SeatToken("bench", channel, game_id, user, time.time() + 3600)
+    return sign(SECRET.encode(), made)
+
+
+async def _first_load(http: aiohttp.ClientSession, address: str, path: str) -> int:
+    total = 0
+    async with http.get(address + path) as answer:
+        total += len(gzip.compress(await answer.read()))
+    for name in STATIC:
+        async with http.get(f"{address}/static/{name}") as answer:
+            total += len(gzip.compress(await answer.read()))
+    async with http.get(address + path + "/state") as answer:
+        board = (await answer.json())["board"]
+    async with http.get(address + board) as answer:
+        total += len(await answer.read())
+    return total
+
+
+async def _versions(http: aiohttp.ClientSession, url: str, into: asyncio.Queue[float]) -> None:
+    """An open page: the time each state event arrives."""
+    async with http.get(url, timeout=aiohttp.ClientTimeout(total=None)) as stream:
+        async for line in stream.content:
+            if line.startswith(b"event: state"):
+                await into.put(time.perf_counter())
+
+
+async def _change_ms(
+    http: aiohttp.ClientSession,
+    presser: str,
+    watcher: str,
+    path: str,
+    channel: str,
+    game_id: str,
+    moves: int,
+) -> list[float]:
+    """Moves confirmed on the mover's page (served by `presser`), each timed until a page on
+    `watcher` hears of it."""
+    arrivals: asyncio.Queue[float] = asyncio.Queue()
+    reader = asyncio.create_task(_versions(http, watcher + path + "/events", arrivals))
+    await asyncio.wait_for(arrivals.get(), 10)
+    took: list[float] = []
+    for _ in range(moves):
+        for user in ("ann", "bob"):
+            headers = {"Authorization": f"Bearer {_token(channel, game_id, user)}"}
+            async with http.get(presser + path + "/seat", headers=headers) as answer:
+                body = await answer.json()
+            choices = body["messages"][0]["choices"] if body.get("ok") else []
+            if not choices:
+                continue
+            data = choices[0]["data"]
+            for _step in range(2):
+                async with http.post(
+                    presser + path + "/press", headers=headers, json={"data": data}
+                ) as answer:
+                    body = await answer.json()
+                data = body["messages"][0]["buttons"][0][0]["data"]
+            confirm = next(
+                b["data"]
+                for m in body["messages"]
+                for row in m["buttons"]
+                for b in row
+                if b["style"] == "success"
+            )
+            start = time.perf_counter()
+            async with http.post(
+                presser + path + "/press", headers=headers, json={"data": confirm}
+            ) as answer:
+                await answer.read()
+            arrived = await asyncio.wait_for(arrivals.get(), 10)
+            took.append((arrived - start) * 1000)
+            await asyncio.sleep(0.2)  # a person's pace: the server limits a token's requests
+            break
+    reader.cancel()
+    return took
+
+
+async def _open(
+    http: aiohttp.ClientSession, url: str, count: int
+) -> tuple[list[asyncio.Task[None]], asyncio.Queue[float]]:
+    """`count` pages open on the event stream `url`, each once it has the table's state."""
+    arrivals: asyncio.Queue[float] = asyncio.Queue()
+    readers = [asyncio.create_task(_versions(http, url, arrivals)) for _ in range(count)]
+    for _ in range(count):
+        await asyncio.wait_for(arrivals.get(), 60)
+    return readers, arrivals
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+
+async def _pages(
+    http: aiohttp.ClientSession, address: str, path: str, pid: int, count: int
+) -> dict[str, Any]:
+    """`count` event streams held open on one process, and what they cost it."""
+    before = _rss_kb(pid)
+    readers, _ = await _open(http, address + path + "/events", count)
+    held = _rss_kb(pid)
+    for reader in readers:
+        reader.cancel()
+    return {"open": count, "kb_each": round((held - before) / count, 1)}
+
+
+async def _cpu_per_change(
+    service: GameService,
+    http: aiohttp.ClientSession,
+    address: str,
+    path: str,
+    pid: int,
+    channel: str,
+    pages: int,
+) -> float:
+    """The serving process's CPU per change delivered, with `pages` pages open on a table."""
+    arrivals: asyncio.Queue[float] = asyncio.Queue()
+    readers = [
+        asyncio.create_task(_versions(http, address + path + "/events", arrivals))
+        for _ in range(pages)
+    ]
+    for _ in range(pages):
+        await asyncio.wait_for(arrivals.get(), 30)
+
+    rng = random.Random(1)
+    cpu = _cpu_s(pid)
+    changes = 0
+    for _ in range(10):
+        record = await service.store.load(Channel.of("bench", channel))
+        assert record is not None
+        table = Table.model_validate_json(record.data)
+        seat, text = table.module.visit(choose, table, rng)
+        user = table.user_of(seat).user_id
+        reply = await service.command(Actor("bench", channel, user, user), f"play {text}")
+        assert reply.ok
+        for _ in range(pages):
+            await asyncio.wait_for(arrivals.get(), 30)
+        changes += pages
+    used = _cpu_s(pid) - cpu
+    for reader in readers:
+        reader.cancel()
+    return round(used * 1000 / changes, 3)
+
+
+async def run(moves: int, pages: int) -> dict[str, Any]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, pages * 2 + 512)), hard))
+    with temporary_redis_server(unix_socket=False) as server:
+        ports = [free_port(), free_port()]
+        spawn = multiprocessing.get_context("spawn")
+        children = [spawn.Process(target=_serve, args=(server.url, p), daemon=True) for p in ports]
+        for child in children:
+            child.start()
+        one, two = (f"http://127.0.0.1:{p}" for p in ports)
+        settings = Settings(_env_file=None)  # type: ignore[call-arg]
+        service = GameService(Store.from_url(server.url), settings)
+        try:
+            await _up(one)
+            await _up(two)
+            connector = aiohttp.TCPConnector(limit=0)
+            async with aiohttp.ClientSession(connector=connector) as http:
+                figures: dict[str, Any] = {}
+                game_id = await _table(service, "t1")
+                path = f"/t/bench/t1/{game_id}"
+                figures["first_load_bytes"] = await _first_load(http, one, path)
+                same = await _change_ms(http, one, one, path, "t1", game_id, moves)
+                across = await _change_ms(http, one, two, path, "t1", game_id, moves)
+                figures["change_ms"] = {
+                    "same": {"p50": _p(same, 0.5), "p99": _p(same, 0.99), "n": len(same)},
+                    "across": {"p50": _p(across, 0.5), "p99": _p(across, 0.99), "n": len(across)},
+                }
+                quiet = await _table(service, "t2")
+                figures["pages"] = await _pages(
+                    http, two, f"/t/bench/t2/{quiet}", children[1].pid or 0, pages
+                )
+                busy = await _table(service, "t3")
+                figures["cpu_ms_per_change"] = await _cpu_per_change(
+                    service, http, two, f"/t/bench/t3/{busy}", children[1].pid or 0, "t3", 50
+                )
+                figures["mean_change_ms"] = round(statistics.fmean(same + across), 1)
+                return figures
+        finally:
+            service.computer.close()
+            await service.store.close()
+            for child in children:
+                child.terminate()
+                child.join(5)
+
+
+def main(moves: int, pages: int) -> None:
+    print(json.dumps(asyncio.run(run(moves, pages))))
