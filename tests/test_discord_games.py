@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import pytest
+from pydantic import SecretStr
 
 import render.forbidden_city as render
 from bot.actor import Actor
@@ -423,3 +424,25 @@ async def test_the_spot_menu_offers_every_spot_in_pages(
     rotations = fake.last_interaction().seen_by_user()[-1]
     assert rotations.custom_ids()[0].startswith("fc:pv:")
     assert_settled(fake)
+
+
+async def test_a_turn_message_carries_a_link_button_to_the_players_page(
+    fake: FakeDiscord, store: Store
+) -> None:
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, web_url="https://fc.example", web_secret=SecretStr("discord-web")
+    )
+    service = GameService(store, settings, seeds=fixed_seeds())
+    async with logged_in(FcClient(service, deadline_seconds=None)) as client:
+        players = PLAYERS[:2]
+        lobby = await open_table(fake, client, players, side="advanced")
+        await dispatch(client, fake.press_payload(players[0], lobby, f"fc:st:{fake.channel_id}"))
+        first = await Game(fake, store).current()
+        assert first is not None
+        notice = fake.dms(first)[-1]
+        [link] = [c for c in notice.walk() if c.get("type") == 2 and c.get("style") == 5]
+        assert link["label"] == "Play on the board"
+        assert link["url"].startswith(f"https://fc.example/t/discord/{fake.channel_id}/")
+        assert "#seat=" in link["url"] and "custom_id" not in link
+        assert notice.menu() is not None  # the spot menu is still there, above it
+    service.computer.close()
