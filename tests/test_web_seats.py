@@ -119,6 +119,10 @@ async def test_the_turn_message_links_the_seat_and_only_its_token_opens_it(
                 assert status == 403
         clock.now = NOW + 86400 + 1  # a day later: the link has expired
         assert (await seat(http, url, token))[0] == 403
+        # `/fc hand` brings a fresh link on demand, which plays again.
+        hand = await service.command(who(user, "room1"), "hand")
+        fresh = urlsplit(hand.private[0].web).fragment[5:]
+        assert fresh and (await seat(http, url, fresh))[0] == 200
         clock.now = NOW
         stranger = sign(SECRET.encode(), SeatToken("console", "room1", game_id, "zed", NOW + 60))
         status, body = await seat(http, url, stranger)

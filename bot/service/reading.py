@@ -21,7 +21,7 @@ from ..table import Table, load_game
 from .context import Context, Loaded, creator_name, game_of, user_names, waiting_seats
 from .schedule import turn_deadlines
 from .turns import seated
-from .weblinks import live_line, with_line
+from .weblinks import live_line, with_line, with_seat_link
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -45,7 +45,8 @@ COMMON_HELP = (
 
 
 async def hand(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
-    """What is the actor's alone, privately: their prompt if they must decide."""
+    """What is the actor's alone, privately: their prompt if they must decide, with their
+    personal link to the table's page (a fresh one, whenever they ask)."""
     loaded = await ctx.need(actor, lang)
     return await loaded.table.module.visit(_hand, ctx, loaded, actor, lang)
 
@@ -59,7 +60,8 @@ async def _hand(
         message = await ctx.draw(partial(game_module.prompt, at, game, seat, False))
     else:
         message = await ctx.draw(partial(game_module.private, at, game, seat))
-    return Reply(private=[message])
+    channel, game_id = loaded.channel, loaded.record.game_id
+    return Reply(private=[with_seat_link(ctx, lang, channel, game_id, actor.user_id, message)])
 
 
 async def board(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:

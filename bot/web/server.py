@@ -224,8 +224,7 @@ def _token(request: web.Request) -> SeatToken:
         lang = _language(request, service.ctx.default_language)
         text = tr(
             lang,
-            "This link no longer plays for you: the bot's next private message about "
-            "this game brings a new one.",
+            "This link no longer plays for you: /fc hand in the game's chat brings a new one.",
         )
         raise web.HTTPForbidden(
             text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
