@@ -111,7 +111,8 @@ async def test_the_turn_message_links_the_seat_and_only_its_token_opens_it(
         forged = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
         other = sign(SECRET.encode(), SeatToken("console", "room2", game_id, user, NOW + 60))
         wrong_key = sign(b"another secret", SeatToken("console", "room1", game_id, user, NOW + 60))
-        for bad in (None, "", forged, other, wrong_key, "not.a.token"):
+        old_game = sign(SECRET.encode(), SeatToken("console", "room1", "0" * 32, user, NOW + 60))
+        for bad in (None, "", forged, other, wrong_key, old_game, "not.a.token"):
             status, body = await seat(http, url, bad)
             assert status == 403 and "no longer plays for you" in body["error"]
             if bad is not None:

@@ -240,3 +240,17 @@ def test_the_web_bench_prints_its_figures() -> None:
         assert figures["change_ms"][where]["n"] >= 2
         assert 0 < figures["change_ms"][where]["p50"] <= figures["change_ms"][where]["p99"]
     assert figures["pages"]["open"] == 20 and figures["cpu_ms_per_change"] > 0
+
+
+async def test_the_page_speaks_the_chats_language(service: GameService, site: Site) -> None:
+    path = await deal(service)
+    assert (await service.command(who("ann"), "lang fr")).ok
+    address = await site(service)
+    async with (
+        aiohttp.ClientSession(headers={"Accept-Language": "de"}) as http,
+        http.get(address + path) as page,
+    ):
+        html = await page.text()
+    assert '<html lang="fr">' in html and '<h1 id="title">Forbidden City</h1>' in html
+    assert '<h2 id="players">Joueurs</h2>' in html and "Reconnexion…" in html
+    assert "Au tour de" in html  # the status, as /fc board says it in the chat
