@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from playwright.async_api import expect
 from pydantic import SecretStr
 
 import render.forbidden_city as render
@@ -76,7 +77,36 @@ async def _make(service: GameService, address: str) -> None:
         await page.locator("#choices button.success").wait_for()
         await page.wait_for_function("[...document.images].every((image) => image.complete)")
         await page.screenshot(path=str(DOCS / "web-seat.png"), full_page=True)
-    print("written:", ", ".join(f"docs/{n}.png" for n in ("web-phone", "web-desktop", "web-seat")))
+        replay = await _finished(service)
+        page = await browser.new_page(viewport={"width": 1280, "height": 800})
+        await page.goto(replay)
+        for _ in range(12):
+            await page.keyboard.press("ArrowLeft")
+        await expect(page.locator("#frame")).to_have_js_property("complete", True)
+        await page.wait_for_timeout(300)
+        await page.screenshot(path=str(DOCS / "web-replay.png"))
+    names = ("web-phone", "web-desktop", "web-seat", "web-replay")
+    print("written:", ", ".join(f"docs/{n}.png" for n in names))
+
+
+async def _finished(service: GameService) -> str:
+    """A two-player game played to its end in another chat; its replay page's address."""
+
+    def who(user: str) -> Actor:
+        return Actor("console", "kept", user, user.capitalize())
+
+    assert (await service.command(who("ann"), "new")).ok
+    assert (await service.command(who("bob"), "join")).ok
+    assert (await service.command(who("ann"), "start")).ok
+    rng = random.Random(4)
+    while (record := await service.store.load(Channel.of("console", "kept"))) is not None:
+        table = Table.model_validate_json(record.data)
+        game = load_game(table)
+        spot = rng.choice(render.spots(to_play(game)))
+        user = table.user_of(game.current).user_id
+        assert (await service.command(who(user), f"play {spot.number} {spot.rotations[0]}")).ok
+    history = await service.command(who("ann"), "history")
+    return next(w for w in history.public[0].text.split() if "/r/" in w)
 
 
 async def main() -> None:

@@ -20,8 +20,9 @@ the table (`MODULES`):
   - when a turn runs out: `on_limit` says whether the seat's decision is made for it
     (`"default"`) or the others vote (`"vote"`); `stand_in` is the action played for it;
   - once it is over: `outcome` (scores, winners, partners, for the kept result and ratings),
-    `replay_views` (the public view after each action of a stored record) and `replay_image`
-    (those views as an animation); `engine` names the command line that loads an export.
+    `replay_views` (the public view after each action of a stored record), `replay_log` (those
+    actions as the table saw them) and `replay_image` (those views as an animation); `engine`
+    names the command line that loads an export.
 
 The service holds a module as a `GameInfo` and reaches its typed side through `visit`, which
 hands the module to a function generic over `G`, `V` and `A`: the game's types stay the game's,
@@ -277,6 +278,12 @@ class GameModule(GameInfo, Protocol[G, V, A]):
     def replay_views(self, data: Record) -> list[V]:
         """The public view at the start and after every action of a stored record: all a
         replay may show (`CorruptRecord` if it does not replay)."""
+        ...
+
+    def replay_log(self, data: Record) -> list[tuple[str, str]]:
+        """Each action of a stored record as the table saw it: the seat and the action in the
+        game's notation, what a seat kept hidden hidden (`CorruptRecord` if it does not
+        replay)."""
         ...
 
     def replay_image(self, at: At, views: Sequence[V]) -> bytes:

@@ -31,11 +31,12 @@ from ..metrics import COMMANDS
 from ..replies import Reply
 from ..store import Channel, Claim, Held, Store
 from ..tokens import SeatToken
-from . import chat, deadlines, posting, router, watching
+from . import chat, deadlines, history, posting, router, watching
 from .context import Context, render_pool
+from .history import Replayed
 from .watching import Watched
 
-__all__ = ["GameService", "Watched"]
+__all__ = ["GameService", "Replayed", "Watched"]
 
 
 # A platform retries an update it got no answer to within minutes; remember it for a day.
@@ -175,6 +176,17 @@ class GameService:
             return actor
         reply = await self.press(actor, data)
         return await posting.post(self.ctx, Channel.of(token.platform, token.channel_id), reply)
+
+    async def replayed(self, platform: str, channel_id: str, game_id: str) -> Replayed | None:
+        """A kept game for its replay page: its summary and its actions as the table saw
+        them; None if it is not kept."""
+        return await history.replayed(self.ctx, Channel.of(platform, channel_id), game_id)
+
+    async def replay_frame(
+        self, platform: str, channel_id: str, game_id: str, number: int
+    ) -> bytes | None:
+        """Position `number` of a kept game (0: the start), drawn as the channel saw it."""
+        return await history.frame(self.ctx, Channel.of(platform, channel_id), game_id, number)
 
     def changes(self) -> AsyncIterator[Channel | None]:
         """Every table written by any process, as it is written (`Store.changes`)."""

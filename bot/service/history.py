@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import TypeVar
 
 from babel.dates import format_date
@@ -17,7 +19,7 @@ from babel.dates import format_date
 from engine.core.errors import CorruptRecord
 
 from ..actor import Actor
-from ..games import At, GameModule, Playing, module
+from ..games import At, GameModule, Playing, Record, module
 from ..i18n import tr, translations
 from ..refused import Refused
 from ..replies import Message, Reply
@@ -25,6 +27,7 @@ from ..results import SHORT, Result
 from ..store import Channel, parse_ref
 from .context import Context
 from .standings import shown_name, target
+from .weblinks import replay_link
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -65,9 +68,15 @@ async def history(ctx: Context, actor: Actor, args: list[str], lang: str) -> Rep
     found = await _results(ctx, refs)
     if not found:
         return Reply(public=[Message(tr(lang, "No finished game is kept yet."))])
-    lines = [heading, *(summary(r, lang) for r in found)]
+    lines = [heading, *(_linked(ctx, r, summary(r, lang)) for r in found)]
     lines.append(tr(lang, "Watch one with /fc replay <id>; download it with /fc export <id>."))
     return Reply(public=[Message("\n".join(lines))])
+
+
+def _linked(ctx: Context, result: Result, line: str) -> str:
+    """A `/fc history` line, with the game's replay page when the pages are served."""
+    page = replay_link(ctx, Channel.of(result.platform, result.channel), result.id)
+    return f"{line} · {page}" if page else line
 
 
 async def find(ctx: Context, actor: Actor, short: str, lang: str) -> Result:
@@ -96,16 +105,24 @@ async def replay(ctx: Context, actor: Actor, args: list[str], lang: str) -> Repl
 async def show_replay(ctx: Context, actor: Actor, short: str, lang: str) -> Reply:
     result = await find(ctx, actor, short, lang)
     game_module = module(result.kind)
-    at = At(
+    at = _seen(result, actor.channel_id, lang)
+    image = await ctx.draw(lambda: game_module.visit(_animation, at, result))
+    text = tr(lang, "Replay of {game}", game=summary(result, lang))
+    page = replay_link(ctx, Channel.of(result.platform, result.channel), result.id)
+    if page:
+        text += "\n" + tr(lang, "Step through it: {link}", link=page)
+    return Reply(public=[Message(text, image=image, image_name=f"replay-{result.short}.gif")])
+
+
+def _seen(result: Result, channel_id: str, lang: str) -> At:
+    """How a kept game is drawn: its players by the names they kept, nobody mentioned."""
+    return At(
         lang=lang,
-        channel_id=actor.channel_id,
+        channel_id=channel_id,
         users={},
         names={s.seat: shown_name(s.name, lang) for s in result.seats},
         words=translations(lang).gettext,
     )
-    image = await ctx.draw(lambda: game_module.visit(_animation, at, result))
-    text = tr(lang, "Replay of {game}", game=summary(result, lang))
-    return Reply(public=[Message(text, image=image, image_name=f"replay-{result.short}.gif")])
 
 
 def _animation(game_module: GameModule[G, V, A], at: At, result: Result) -> bytes:
@@ -131,3 +148,84 @@ async def export(ctx: Context, actor: Actor, args: list[str], lang: str) -> Repl
         file=name,
     )
     return Reply(public=[Message(text, image=data, image_name=name)])
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A kept game as its replay page shows it: the chat's words, each action as the table
+    saw it, and how many positions there are to step through (the start, then one an
+    action)."""
+
+    title: str  # the summary line of `/fc history`
+    lang: str
+    moves: tuple[str, ...]  # "Ann: -1,-2@0", one an action
+    positions: int
+
+
+def _ref(channel: Channel, game_id: str) -> str:
+    return f"{channel}:{game_id}"
+
+
+async def _kept(ctx: Context, channel: Channel, game_id: str) -> Result | None:
+    text = await ctx.store.result(_ref(channel, game_id))
+    return None if text is None else Result.model_validate_json(text)
+
+
+async def replayed(ctx: Context, channel: Channel, game_id: str) -> Replayed | None:
+    """The kept game `game_id` of `channel` for its replay page, None if none is kept."""
+    result = await _kept(ctx, channel, game_id)
+    if result is None:
+        return None
+    lang = await ctx.channel_language(channel)
+    names = {s.seat: shown_name(s.name, lang) for s in result.seats}
+    log = await ctx.draw(lambda: _log(result.kind, result.record))
+    moves = tuple(f"{names.get(seat, seat)}: {action}" for seat, action in log)
+    return Replayed(summary(result, lang), lang, moves, len(moves) + 1)
+
+
+def _log(kind: str, record: Record) -> list[tuple[str, str]]:
+    try:
+        return module(kind).visit(_replay_log, record)
+    except CorruptRecord as err:
+        raise Refused(f"stored game unreadable: {err}") from None
+
+
+def _replay_log(game_module: GameModule[G, V, A], record: Record) -> list[tuple[str, str]]:
+    return game_module.replay_log(record)
+
+
+async def frame(ctx: Context, channel: Channel, game_id: str, number: int) -> bytes | None:
+    """Position `number` of a kept game (0: the start) as the channel saw it, None if there
+    is no such game or position."""
+    result = await _kept(ctx, channel, game_id)
+    if result is None:
+        return None
+    at = _seen(result, channel.channel_id, await ctx.channel_language(channel))
+    return await ctx.draw(lambda: module(result.kind).visit(_frame, at, result, number))
+
+
+def _frame(game_module: GameModule[G, V, A], at: At, result: Result, number: int) -> bytes | None:
+    views = _views(game_module, result.ref, result)
+    if not 0 <= number < len(views):
+        return None
+    return game_module.table_image(at, views[number])
+
+
+@lru_cache(maxsize=8)
+def _cached_views(kind: str, ref: str, record_json: str) -> tuple[object, ...]:
+    """The public views of a kept game, for the few games this process steps through now
+    (a replay page asks for one position at a time)."""
+    record: Record = json.loads(record_json)
+    return tuple(module(kind).visit(_replay_views, record))
+
+
+def _replay_views(game_module: GameModule[G, V, A], record: Record) -> list[V]:
+    try:
+        return game_module.replay_views(record)
+    except CorruptRecord as err:
+        raise Refused(f"stored game unreadable: {err}") from None
+
+
+def _views(game_module: GameModule[G, V, A], ref: str, result: Result) -> list[V]:
+    record_json = json.dumps(result.record, sort_keys=True)
+    return list(_cached_views(result.kind, ref, record_json))  # type: ignore[arg-type]

@@ -24,6 +24,15 @@ def link(base: str, channel: Channel, game_id: str) -> str:
     return base.rstrip("/") + "/t/" + "/".join(quote(p, safe="") for p in parts)
 
 
+def replay_link(ctx: Context, channel: Channel, game_id: str) -> str:
+    """A kept game's replay page, or "" when the pages are not served."""
+    base = ctx.settings.web_url
+    if base is None:
+        return ""
+    parts = (channel.platform, channel.channel_id, game_id)
+    return base.rstrip("/") + "/r/" + "/".join(quote(p, safe="") for p in parts)
+
+
 def live_line(ctx: Context, lang: str, channel: Channel, game_id: str) -> str:
     """The table's link in words, or "" when the pages are not served. A Telegram table's
     link is the bot's Mini App's direct link when there is one: it opens the page inside

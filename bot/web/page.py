@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from ..i18n import tr
-from ..service import Watched
+from ..service import Replayed, Watched
 
 
 def _head(lang: str, title: str, script: str = "") -> str:
@@ -104,6 +104,57 @@ def opening_page(lang: str) -> str:
 <main id="opening">
 <h1>{escape(title)}</h1>
 <p id="said" role="alert"></p>
+</main>
+</body>
+</html>
+"""
+    )
+
+
+def replay_page(replayed: Replayed, base: str) -> str:
+    """A kept game to step through: its positions one at a time (buttons, a slider, the
+    arrow keys), its actions beside them, each a button that goes to the position after it."""
+    lang = replayed.lang
+    last = replayed.positions - 1
+    words = {
+        "first": tr(lang, "Start"),
+        "back": tr(lang, "Back"),
+        "next": tr(lang, "Next"),
+        "last": tr(lang, "End"),
+        "slider": tr(lang, "Position"),
+        "moves": tr(lang, "Moves"),
+        "alt": tr(lang, "The table"),
+        "start": tr(lang, "The deal"),
+    }
+    moves = "".join(
+        f'<li><button type="button" data-step="{n}">{escape(move)}</button></li>'
+        for n, move in enumerate(replayed.moves, start=1)
+    )
+    w = {key: escape(value) for key, value in words.items()}
+    return (
+        _head(lang, replayed.title, "replay.js")
+        + f"""<body>
+<main id="replay" data-base="{escape(base)}" data-last="{last}">
+<header>
+<h1>{escape(replayed.title)}</h1>
+</header>
+<div id="controls" role="group" aria-label="{w["slider"]}">
+<button type="button" id="first">« {w["first"]}</button>
+<button type="button" id="back">◀ {w["back"]}</button>
+<input type="range" id="slider" min="0" max="{last}" value="{last}" aria-label="{w["slider"]}">
+<button type="button" id="next">{w["next"]} ▶</button>
+<button type="button" id="last">{w["last"]} »</button>
+<output id="where" for="slider">{last} / {last}</output>
+</div>
+<figure>
+<img id="frame" src="{escape(base)}/frame/{last}.png" alt="{w["alt"]}">
+</figure>
+<section aria-labelledby="moves">
+<h2 id="moves">{w["moves"]}</h2>
+<ol id="log" start="0">
+<li><button type="button" data-step="0">{w["start"]}</button></li>{moves}
+</ol>
+</section>
 </main>
 </body>
 </html>

@@ -12,6 +12,8 @@ stream of changes, and the page's static files.
                                                       App: {"initData": ...} for a token
     GET /app, POST /app/open                          the Mini App opened by its direct link
                                                       (`startapp=` names the table)
+    GET /r/<platform>/<channel>/<game id>             a kept game's replay page
+    GET /r/<platform>/<channel>/<game id>/frame/<n>.png   its position n (0: the start)
     GET /static/<file>                                the page's script and style
 
 Every response carries a strict Content-Security-Policy (no inline script, nothing from
@@ -45,7 +47,7 @@ from ..tokens import SeatToken, read, sign
 from .errors import WebPortError
 from .hub import Hub
 from .limits import Limits, address
-from .page import missing_page, opening_page, table_page
+from .page import missing_page, opening_page, replay_page, table_page
 from .telegram import Launch, verify
 
 log = logging.getLogger(__name__)
@@ -83,11 +85,15 @@ def _language(request: web.Request, default: str) -> str:
     return default
 
 
-def _table(request: web.Request) -> tuple[Channel, str, str]:
-    """The table a request names, and its page's address."""
+def _named(request: web.Request, prefix: str) -> tuple[Channel, str, str]:
+    """The table (or kept game) a request names, and its page's address."""
     info = request.match_info
-    path = "/t/" + "/".join(quote(info[k], safe="") for k in ("platform", "channel", "game"))
+    path = prefix + "/".join(quote(info[k], safe="") for k in ("platform", "channel", "game"))
     return Channel(info["platform"], info["channel"]), info["game"], path
+
+
+def _table(request: web.Request) -> tuple[Channel, str, str]:
+    return _named(request, "/t/")
 
 
 def _state(watched: Watched, path: str) -> dict[str, object]:
@@ -358,6 +364,46 @@ async def mini_app_open(request: web.Request) -> web.Response:
     return web.json_response({"path": path, "token": token})
 
 
+def _kept(request: web.Request) -> tuple[Channel, str, str]:
+    return _named(request, "/r/")
+
+
+async def replay(request: web.Request) -> web.Response:
+    service = request.app[SERVICE]
+    channel, game_id, path = _kept(request)
+    try:
+        replayed = await service.replayed(channel.platform, channel.channel_id, game_id)
+    except StoreUnavailable as error:
+        raise web.HTTPServiceUnavailable() from error
+    except ValueError:
+        replayed = None
+    if replayed is None:
+        lang = _language(request, service.ctx.default_language)
+        raise web.HTTPNotFound(text=missing_page(lang), content_type="text/html")
+    return web.Response(text=replay_page(replayed, path), content_type="text/html")
+
+
+async def frame(request: web.Request) -> web.Response:
+    service = request.app[SERVICE]
+    channel, game_id, _ = _kept(request)
+    number = request.match_info["number"]
+    if not number.isdigit() or len(number) > 5:
+        raise web.HTTPNotFound()
+    try:
+        image = await service.replay_frame(
+            channel.platform, channel.channel_id, game_id, int(number)
+        )
+    except StoreUnavailable as error:
+        raise web.HTTPServiceUnavailable() from error
+    except ValueError as error:
+        raise web.HTTPNotFound() from error
+    if image is None:
+        raise web.HTTPNotFound()
+    # A kept game never changes: its positions are cached by the browser for a day.
+    headers = {"Cache-Control": "public, max-age=86400, immutable"}
+    return web.Response(body=image, content_type="image/png", headers=headers)
+
+
 def app(service: GameService, hub: Hub) -> web.Application:
     made = web.Application()
     made.on_response_prepare.append(_secure)
@@ -374,6 +420,9 @@ def app(service: GameService, hub: Hub) -> web.Application:
     made.router.add_post(table + "/telegram", telegram)
     made.router.add_get("/app", mini_app)
     made.router.add_post("/app/open", mini_app_open)
+    kept = "/r/{platform}/{channel}/{game}"
+    made.router.add_get(kept, replay)
+    made.router.add_get(kept + "/frame/{number}.png", frame)
     made.router.add_static("/static", STATIC)
 
     async def closing(_: web.Application) -> None:

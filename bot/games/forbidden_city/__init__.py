@@ -252,6 +252,11 @@ class ForbiddenCity:
     def replay_views(self, data: Record) -> list[SeatView]:
         return [step.game.view(None) for step in steps_of(FcRecord.model_validate(data))]
 
+    def replay_log(self, data: Record) -> list[tuple[str, str]]:
+        # A placement shows the tile it places: nothing of a move stays hidden.
+        steps = steps_of(FcRecord.model_validate(data))
+        return [(step.seat or "", step.action or "") for step in steps][1:]
+
     def replay_image(self, at: At, views: Sequence[SeatView]) -> bytes:
         draw = render.replay_drawer(views, at.names, tr=at.words)
         return animate_views(views, draw, tile_palette.palette_image())

@@ -219,6 +219,13 @@ class VerboteneStadt:
     def replay_views(self, data: Record) -> list[SeatView]:
         return [step.game.view(None) for step in steps_of(GameRecord.model_validate(data))]
 
+    def replay_log(self, data: Record) -> list[tuple[str, str]]:
+        # The public view's log writes another seat's bribe `bribe ?`.
+        game = None
+        for step in steps_of(GameRecord.model_validate(data)):
+            game = step.game
+        return [] if game is None else list(game.view(None).actions)
+
     def replay_image(self, at: At, views: Sequence[SeatView]) -> bytes:
         draw = vs_render.replay_drawer(views, at.names, tr=at.words)
         return animate_views(views, draw, stadt_palette.palette_image())
