@@ -23,7 +23,7 @@ from engine.verbotene_stadt import Game as StadtGame
 from tests.browser import chromium
 from tests.conftest import Site, fixed_seeds
 from tests.tables import load_game
-from tests.test_web_table import settings
+from tests.test_web_table import other_game, settings
 from tests.views import to_play
 
 CHANNEL = "room1"
@@ -81,7 +81,7 @@ async def test_a_kept_game_steps_through_its_positions_on_its_page(
                 assert image.status == 200 and image.content_type == "image/png"
                 assert "immutable" in image.headers["Cache-Control"]
                 frames.append(await image.read())
-        for wrong in (f"{path}/frame/{moves + 1}.png", f"{path}/frame/x.png", path[:-1] + "0"):
+        for wrong in (f"{path}/frame/{moves + 1}.png", f"{path}/frame/x.png", other_game(path)):
             async with http.get(address + wrong) as answer:
                 assert answer.status == 404
     assert len(set(frames)) == 3  # the deal, the first move and the end differ

@@ -146,7 +146,7 @@ async def test_a_wrong_link_is_refused_and_an_ended_games_link_keeps_its_game(
     path = await deal(service)
     address = await site(service)
     async with aiohttp.ClientSession(headers={"Accept-Language": "fr-CH, en;q=0.5"}) as http:
-        for wrong in (path[:-1] + "0", f"/t/console/elsewhere/{path.rsplit('/', 1)[1]}"):
+        for wrong in (other_game(path), f"/t/console/elsewhere/{path.rsplit('/', 1)[1]}"):
             async with http.get(address + wrong) as page:
                 assert page.status == 404
                 assert "Aucune table" in await page.text()
@@ -254,3 +254,8 @@ async def test_the_page_speaks_the_chats_language(service: GameService, site: Si
     assert '<html lang="fr">' in html and '<h1 id="title">Forbidden City</h1>' in html
     assert '<h2 id="players">Joueurs</h2>' in html and "Reconnexion…" in html
     assert "Au tour de" in html  # the status, as /fc board says it in the chat
+
+
+def other_game(path: str) -> str:
+    """The address of a game that is not there: its id's last digit changed."""
+    return path[:-1] + ("1" if path.endswith("0") else "0")
