@@ -26,29 +26,24 @@ cannot act, so another site cannot make a browser act either.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from pathlib import Path
-from urllib.parse import quote
 
 from aiohttp import web
 
-from ..i18n import LANGUAGES, tr
-from ..replies import MENTION, Message, Reply
 from ..service import GameService, Watched
-from ..startapp import parse_start
-from ..store import Channel, StoreUnavailable
-from ..tokens import SeatToken, read, sign
+from ..store import StoreUnavailable
+from .common import HUB, LIMITS, SERVICE, language, table_of
 from .errors import WebPortError
 from .hub import Hub
-from .limits import Limits, address
-from .page import missing_page, opening_page, replay_page, table_page
-from .telegram import Launch, verify
+from .limits import Limits
+from .page import missing_page, table_page
+from .replays import frame, replay
+from .seats import mini_app, mini_app_open, press, seat, telegram
 
 log = logging.getLogger(__name__)
 
@@ -65,35 +60,12 @@ PING = 20.0  # seconds between keep-alive comments on a quiet stream
 RECHECK = 60.0  # a quiet stream reads its table anyway, in case a change went unheard
 PER_TOKEN = (10.0, 30.0)  # a player's requests a second, and at once
 PER_ADDRESS = (20.0, 60.0)  # a house of players behind one address
-SERVICE: web.AppKey[GameService] = web.AppKey("service", GameService)
-HUB: web.AppKey[Hub] = web.AppKey("hub", Hub)
-LIMITS: web.AppKey[tuple[Limits, Limits]] = web.AppKey("limits", tuple)
 
 
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
     """Every response, pages, errors, files and streams alike, before its headers go."""
     for name, value in SECURITY.items():
         response.headers.setdefault(name, value)
-
-
-def _language(request: web.Request, default: str) -> str:
-    """The browser's first language the bot speaks, for pages that belong to no chat."""
-    for part in request.headers.get("Accept-Language", "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGUAGES:
-            return code
-    return default
-
-
-def _named(request: web.Request, prefix: str) -> tuple[Channel, str, str]:
-    """The table (or kept game) a request names, and its page's address."""
-    info = request.match_info
-    path = prefix + "/".join(quote(info[k], safe="") for k in ("platform", "channel", "game"))
-    return Channel(info["platform"], info["channel"]), info["game"], path
-
-
-def _table(request: web.Request) -> tuple[Channel, str, str]:
-    return _named(request, "/t/")
 
 
 def _state(watched: Watched, path: str) -> dict[str, object]:
@@ -108,7 +80,7 @@ async def _watched(request: web.Request) -> tuple[Watched, str]:
     """The table the request names, as anyone sees it: read once for all its pages in this
     process until it changes (`Hub.read`), so a crowd opening a page costs Redis one read."""
     service = request.app[SERVICE]
-    channel, game_id, path = _table(request)
+    channel, game_id, path = table_of(request)
     try:
         watched = await request.app[HUB].read(
             channel,
@@ -123,7 +95,7 @@ async def _watched(request: web.Request) -> tuple[Watched, str]:
         watched = None
         log.debug("no table for %s: %s", path, error)
     if watched is None:
-        lang = _language(request, service.ctx.default_language)
+        lang = language(request, service.ctx.default_language)
         raise web.HTTPNotFound(text=missing_page(lang), content_type="text/html")
     return watched, path
 
@@ -142,7 +114,7 @@ async def state(request: web.Request) -> web.Response:
 
 async def board(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
-    channel, game_id, _ = _table(request)
+    channel, game_id, _ = table_of(request)
     try:
         drawn = await service.board(channel.platform, channel.channel_id, game_id)
     except StoreUnavailable as error:
@@ -175,7 +147,7 @@ async def events(request: web.Request) -> web.StreamResponse:
 async def _follow(
     request: web.Request, response: web.StreamResponse, watched: Watched, path: str
 ) -> None:
-    channel, game_id, _ = _table(request)
+    channel, game_id, _ = table_of(request)
     service, hub = request.app[SERVICE], request.app[HUB]
     await response.write(b"retry: 1000\n\n")
     shown = -1
@@ -210,198 +182,6 @@ async def _follow(
                 await response.write(b"event: gone\ndata: {}\n\n")
                 return
             watched = again
-
-
-def _token(request: web.Request) -> SeatToken:
-    """The request's seat token, if the bot signed it for this table and it is still good."""
-    service = request.app[SERVICE]
-    secret = service.settings.web_secret
-    scheme, _, token_text = request.headers.get("Authorization", "").partition(" ")
-    token_text = token_text.strip()
-    token = None
-    if secret is not None and scheme == "Bearer":
-        token = read(secret.get_secret_value().encode(), token_text, service.clock())
-    channel, game_id, _ = _table(request)
-    if (
-        token is None
-        or (token.platform, token.channel_id) != (channel.platform, channel.channel_id)
-        or token.game_id != game_id
-    ):
-        lang = _language(request, service.ctx.default_language)
-        text = tr(
-            lang,
-            "This link no longer plays for you: /fc hand in the game's chat brings a new one.",
-        )
-        raise web.HTTPForbidden(
-            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
-        )
-    now = time.monotonic()
-    mac = token_text.rpartition(".")[2]
-    per_token, per_address = request.app[LIMITS]
-    if not (per_token.allow(mac, now) and per_address.allow(address(request), now)):
-        lang = _language(request, service.ctx.default_language)
-        text = tr(lang, "Too many requests at once: wait a moment.")
-        raise web.HTTPTooManyRequests(
-            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
-        )
-    return token
-
-
-def _shown(message: Message) -> dict[str, object]:
-    """A private message as the page shows it: mentions as names, its image inline."""
-    image = message.image
-    return {
-        "text": MENTION.sub(lambda m: message.names.get(m[1], "?"), message.text),
-        "image": None
-        if image is None
-        else "data:image/png;base64," + base64.b64encode(image).decode(),
-        "buttons": [[asdict(b) for b in row] for row in message.buttons],
-        "choices": [asdict(b) for b in message.choices],
-        "placeholder": message.choices_placeholder,
-    }
-
-
-def _answer(reply: Reply) -> web.Response:
-    return web.json_response(
-        {"ok": reply.ok, "messages": [_shown(m) for m in reply.private]},
-        dumps=lambda data: json.dumps(data, ensure_ascii=False),
-    )
-
-
-async def seat(request: web.Request) -> web.Response:
-    token = _token(request)
-    try:
-        reply = await request.app[SERVICE].seat_hand(token)
-    except StoreUnavailable as error:
-        raise web.HTTPServiceUnavailable() from error
-    return _answer(reply)
-
-
-async def press(request: web.Request) -> web.Response:
-    token = _token(request)
-    try:
-        body = await request.json()
-    except ValueError as error:
-        raise web.HTTPBadRequest(text="a JSON body is expected") from error
-    data = body.get("data") if isinstance(body, dict) else None
-    if not isinstance(data, str) or not 0 < len(data) <= 100:
-        raise web.HTTPBadRequest(text='{"data": "<a choice>"} is expected')
-    try:
-        reply = await request.app[SERVICE].seat_press(token, data)
-    except StoreUnavailable as error:
-        raise web.HTTPServiceUnavailable() from error
-    return _answer(reply)
-
-
-def _launch(request: web.Request, body: object) -> Launch:
-    """The Telegram user a Mini App's `initData` names, if signed for this bot and recent."""
-    service = request.app[SERVICE]
-    token = service.settings.telegram_token
-    init_data = body.get("initData") if isinstance(body, dict) else None
-    launch = None
-    if token is not None and isinstance(init_data, str) and len(init_data) <= 4096:
-        launch = verify(token.get_secret_value(), init_data, service.clock())
-    if launch is None:
-        lang = _language(request, service.ctx.default_language)
-        text = tr(lang, "Telegram did not vouch for this page: open it again from the bot.")
-        raise web.HTTPForbidden(
-            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
-        )
-    return launch
-
-
-def _seat_token(service: GameService, channel: Channel, game_id: str, user_id: str) -> str:
-    secret = service.settings.web_secret
-    assert secret is not None
-    expires = service.clock() + service.settings.web_link_ttl.total_seconds()
-    made = SeatToken(channel.platform, channel.channel_id, game_id, user_id, expires)
-    return sign(secret.get_secret_value().encode(), made)
-
-
-async def telegram(request: web.Request) -> web.Response:
-    """A Telegram table's page opened as the Mini App: its player's seat token, made from
-    what Telegram vouches for (a spectator's page if they have no seat there)."""
-    service = request.app[SERVICE]
-    channel, game_id, _ = _table(request)
-    try:
-        body = await request.json()
-    except ValueError as error:
-        raise web.HTTPBadRequest(text="a JSON body is expected") from error
-    launch = _launch(request, body)
-    if channel.platform != "telegram" or service.settings.web_secret is None:
-        return web.json_response({"token": None})
-    return web.json_response({"token": _seat_token(service, channel, game_id, launch.user_id)})
-
-
-async def mini_app(request: web.Request) -> web.Response:
-    """The Mini App's own address (set with BotFather): its script asks `open` which table
-    the direct link named."""
-    lang = _language(request, request.app[SERVICE].ctx.default_language)
-    return web.Response(text=opening_page(lang), content_type="text/html")
-
-
-async def mini_app_open(request: web.Request) -> web.Response:
-    """Where a Mini App's direct link leads: `startapp=` is the table (`start_param`, which
-    Telegram signs with the rest), and the player's seat token if they sit there."""
-    service = request.app[SERVICE]
-    try:
-        body = await request.json()
-    except ValueError as error:
-        raise web.HTTPBadRequest(text="a JSON body is expected") from error
-    launch = _launch(request, body)
-    opened = parse_start(launch.start_param)
-    if opened is None:
-        raise web.HTTPNotFound(
-            text=json.dumps({"error": "no table"}), content_type="application/json"
-        )
-    channel, game_id = opened
-    path = "/t/" + "/".join(
-        quote(x, safe="") for x in (channel.platform, channel.channel_id, game_id)
-    )
-    token = None
-    if service.settings.web_secret is not None:
-        token = _seat_token(service, channel, game_id, launch.user_id)
-    return web.json_response({"path": path, "token": token})
-
-
-def _kept(request: web.Request) -> tuple[Channel, str, str]:
-    return _named(request, "/r/")
-
-
-async def replay(request: web.Request) -> web.Response:
-    service = request.app[SERVICE]
-    channel, game_id, path = _kept(request)
-    try:
-        replayed = await service.replayed(channel.platform, channel.channel_id, game_id)
-    except StoreUnavailable as error:
-        raise web.HTTPServiceUnavailable() from error
-    except ValueError:
-        replayed = None
-    if replayed is None:
-        lang = _language(request, service.ctx.default_language)
-        raise web.HTTPNotFound(text=missing_page(lang), content_type="text/html")
-    return web.Response(text=replay_page(replayed, path), content_type="text/html")
-
-
-async def frame(request: web.Request) -> web.Response:
-    service = request.app[SERVICE]
-    channel, game_id, _ = _kept(request)
-    number = request.match_info["number"]
-    if not number.isdigit() or len(number) > 5:
-        raise web.HTTPNotFound()
-    try:
-        image = await service.replay_frame(
-            channel.platform, channel.channel_id, game_id, int(number)
-        )
-    except StoreUnavailable as error:
-        raise web.HTTPServiceUnavailable() from error
-    except ValueError as error:
-        raise web.HTTPNotFound() from error
-    if image is None:
-        raise web.HTTPNotFound()
-    # A kept game never changes: its positions are cached by the browser for a day.
-    headers = {"Cache-Control": "public, max-age=86400, immutable"}
-    return web.Response(body=image, content_type="image/png", headers=headers)
 
 
 def app(service: GameService, hub: Hub) -> web.Application:

@@ -1,0 +1,176 @@
+"""A player's own requests: their seat's choices (`seat`) and a choice pressed (`press`),
+each with the player's token for this very table (`bot/tokens.py`), and the Telegram Mini
+App's launch traded for that token (`telegram`, and `/app` for its direct link)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from dataclasses import asdict
+from urllib.parse import quote
+
+from aiohttp import web
+
+from ..i18n import tr
+from ..replies import MENTION, Message, Reply
+from ..service import GameService
+from ..startapp import parse_start
+from ..store import Channel, StoreUnavailable
+from ..tokens import SeatToken, read, sign
+from .common import LIMITS, SERVICE, language, table_of
+from .limits import address
+from .page import opening_page
+from .telegram import Launch, verify
+
+
+def _token(request: web.Request) -> SeatToken:
+    """The request's seat token, if the bot signed it for this table and it is still good."""
+    service = request.app[SERVICE]
+    secret = service.settings.web_secret
+    scheme, _, token_text = request.headers.get("Authorization", "").partition(" ")
+    token_text = token_text.strip()
+    token = None
+    if secret is not None and scheme == "Bearer":
+        token = read(secret.get_secret_value().encode(), token_text, service.clock())
+    channel, game_id, _ = table_of(request)
+    if (
+        token is None
+        or (token.platform, token.channel_id) != (channel.platform, channel.channel_id)
+        or token.game_id != game_id
+    ):
+        lang = language(request, service.ctx.default_language)
+        text = tr(
+            lang,
+            "This link no longer plays for you: /fc hand in the game's chat brings a new one.",
+        )
+        raise web.HTTPForbidden(
+            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
+        )
+    now = time.monotonic()
+    mac = token_text.rpartition(".")[2]
+    per_token, per_address = request.app[LIMITS]
+    if not (per_token.allow(mac, now) and per_address.allow(address(request), now)):
+        lang = language(request, service.ctx.default_language)
+        text = tr(lang, "Too many requests at once: wait a moment.")
+        raise web.HTTPTooManyRequests(
+            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
+        )
+    return token
+
+
+def _shown(message: Message) -> dict[str, object]:
+    """A private message as the page shows it: mentions as names, its image inline."""
+    image = message.image
+    return {
+        "text": MENTION.sub(lambda m: message.names.get(m[1], "?"), message.text),
+        "image": None
+        if image is None
+        else "data:image/png;base64," + base64.b64encode(image).decode(),
+        "buttons": [[asdict(b) for b in row] for row in message.buttons],
+        "choices": [asdict(b) for b in message.choices],
+        "placeholder": message.choices_placeholder,
+    }
+
+
+def _answer(reply: Reply) -> web.Response:
+    return web.json_response(
+        {"ok": reply.ok, "messages": [_shown(m) for m in reply.private]},
+        dumps=lambda data: json.dumps(data, ensure_ascii=False),
+    )
+
+
+async def seat(request: web.Request) -> web.Response:
+    token = _token(request)
+    try:
+        reply = await request.app[SERVICE].seat_hand(token)
+    except StoreUnavailable as error:
+        raise web.HTTPServiceUnavailable() from error
+    return _answer(reply)
+
+
+async def press(request: web.Request) -> web.Response:
+    token = _token(request)
+    try:
+        body = await request.json()
+    except ValueError as error:
+        raise web.HTTPBadRequest(text="a JSON body is expected") from error
+    data = body.get("data") if isinstance(body, dict) else None
+    if not isinstance(data, str) or not 0 < len(data) <= 100:
+        raise web.HTTPBadRequest(text='{"data": "<a choice>"} is expected')
+    try:
+        reply = await request.app[SERVICE].seat_press(token, data)
+    except StoreUnavailable as error:
+        raise web.HTTPServiceUnavailable() from error
+    return _answer(reply)
+
+
+def _launch(request: web.Request, body: object) -> Launch:
+    """The Telegram user a Mini App's `initData` names, if signed for this bot and recent."""
+    service = request.app[SERVICE]
+    token = service.settings.telegram_token
+    init_data = body.get("initData") if isinstance(body, dict) else None
+    launch = None
+    if token is not None and isinstance(init_data, str) and len(init_data) <= 4096:
+        launch = verify(token.get_secret_value(), init_data, service.clock())
+    if launch is None:
+        lang = language(request, service.ctx.default_language)
+        text = tr(lang, "Telegram did not vouch for this page: open it again from the bot.")
+        raise web.HTTPForbidden(
+            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
+        )
+    return launch
+
+
+def _seat_token(service: GameService, channel: Channel, game_id: str, user_id: str) -> str:
+    secret = service.settings.web_secret
+    assert secret is not None
+    expires = service.clock() + service.settings.web_link_ttl.total_seconds()
+    made = SeatToken(channel.platform, channel.channel_id, game_id, user_id, expires)
+    return sign(secret.get_secret_value().encode(), made)
+
+
+async def telegram(request: web.Request) -> web.Response:
+    """A Telegram table's page opened as the Mini App: its player's seat token, made from
+    what Telegram vouches for (a spectator's page if they have no seat there)."""
+    service = request.app[SERVICE]
+    channel, game_id, _ = table_of(request)
+    try:
+        body = await request.json()
+    except ValueError as error:
+        raise web.HTTPBadRequest(text="a JSON body is expected") from error
+    launch = _launch(request, body)
+    if channel.platform != "telegram" or service.settings.web_secret is None:
+        return web.json_response({"token": None})
+    return web.json_response({"token": _seat_token(service, channel, game_id, launch.user_id)})
+
+
+async def mini_app(request: web.Request) -> web.Response:
+    """The Mini App's own address (set with BotFather): its script asks `open` which table
+    the direct link named."""
+    lang = language(request, request.app[SERVICE].ctx.default_language)
+    return web.Response(text=opening_page(lang), content_type="text/html")
+
+
+async def mini_app_open(request: web.Request) -> web.Response:
+    """Where a Mini App's direct link leads: `startapp=` is the table (`start_param`, which
+    Telegram signs with the rest), and the player's seat token if they sit there."""
+    service = request.app[SERVICE]
+    try:
+        body = await request.json()
+    except ValueError as error:
+        raise web.HTTPBadRequest(text="a JSON body is expected") from error
+    launch = _launch(request, body)
+    opened = parse_start(launch.start_param)
+    if opened is None:
+        raise web.HTTPNotFound(
+            text=json.dumps({"error": "no table"}), content_type="application/json"
+        )
+    channel, game_id = opened
+    path = "/t/" + "/".join(
+        quote(x, safe="") for x in (channel.platform, channel.channel_id, game_id)
+    )
+    token = None
+    if service.settings.web_secret is not None:
+        token = _seat_token(service, channel, game_id, launch.user_id)
+    return web.json_response({"path": path, "token": token})
