@@ -56,7 +56,7 @@ ROOT_BRIBES = 8  # officials searched for a bribe (the ones reaching most pavili
 ROOT_TAKES = 4  # cards searched for a take (the most valuable)
 LEVELS = {
     "easy": Budget(iterations=32, determinizations=8, slip=0.5),
-    "normal": Budget(iterations=128, determinizations=16, slip=0.2),
+    "normal": Budget(iterations=128, determinizations=16, slip=0.25),
     "hard": Budget(iterations=400, determinizations=32, max_seconds=1.8),
 }
 
