@@ -259,3 +259,31 @@ async def test_the_page_speaks_the_chats_language(service: GameService, site: Si
 def other_game(path: str) -> str:
     """The address of a game that is not there: its id's last digit changed."""
     return path[:-1] + ("1" if path.endswith("0") else "0")
+
+
+async def test_a_crowd_of_watchers_costs_one_drawing_a_move(
+    service: GameService, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = await deal(service)
+    drawings: list[str] = []
+    drawn = service.board
+
+    async def counted(platform: str, channel_id: str, game_id: str) -> tuple[int, bytes] | None:
+        drawings.append(game_id)
+        return await drawn(platform, channel_id, game_id)
+
+    monkeypatch.setattr(service, "board", counted)
+    address = await site(service)
+    async with aiohttp.ClientSession() as http:
+        for version in (3, 4):
+            url = f"{address}{path}/board.png?v={version}"
+            answers = await asyncio.gather(*(http.get(url) for _ in range(12)))
+            bodies = {await answer.read() for answer in answers}
+            assert all(answer.status == 200 for answer in answers) and len(bodies) == 1
+            assert len(drawings) == version - 2  # one drawing for the twelve
+            await move(service)
+            for _ in range(100):  # until this process's pages have heard of the move
+                async with http.get(f"{address}{path}/state") as answer:
+                    if (await answer.json())["version"] == version + 1:
+                        break
+                await asyncio.sleep(0.05)

@@ -15,11 +15,12 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import TypeVar, cast
 
-from ..service import Watched
 from ..store import Channel
 
-Reading = asyncio.Future["Watched | None"]
+T = TypeVar("T")
+Reading = asyncio.Future[object]
 # A reading serves until the table's next change, and no longer than this many seconds:
 # should the process miss a change unawares, its pages are behind for that long at most.
 KEPT_FOR = 30.0
@@ -72,20 +73,19 @@ class Hub:
             for event in self._pages.get(channel, ()):
                 event.set()
 
-    async def read(
-        self, channel: Channel, key: str, load: Callable[[], Awaitable[Watched | None]]
-    ) -> Watched | None:
+    async def read(self, channel: Channel, key: str, load: Callable[[], Awaitable[T]]) -> T:
         """`load()`'s result, shared by every page of `channel` asking for `key` until the
-        table changes again. A failed reading is not kept."""
+        table changes again (its state, its image): a crowd watching a table costs one
+        reading and one drawing a change. A failed reading is not kept."""
         reads = self._reads.setdefault(channel, {})
         now = time.monotonic()
         kept = reads.get(key)
         if kept is not None and now - kept[0] < KEPT_FOR:
-            return await asyncio.shield(kept[1])
+            return cast(T, await asyncio.shield(kept[1]))
         made: Reading = asyncio.ensure_future(load())
         reads[key] = (now, made)
         made.add_done_callback(lambda done: self._forget_failed(channel, key, done))
-        return await asyncio.shield(made)
+        return cast(T, await asyncio.shield(made))
 
     def _forget_failed(self, channel: Channel, key: str, done: Reading) -> None:
         if done.cancelled() or done.exception() is not None:

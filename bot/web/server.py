@@ -115,8 +115,17 @@ async def state(request: web.Request) -> web.Response:
 async def board(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
     channel, game_id, _ = table_of(request)
+    asked = request.query.get("v", "")
+
+    def draw() -> Awaitable[tuple[int, bytes] | None]:
+        return service.board(channel.platform, channel.channel_id, game_id)
+
     try:
-        drawn = await service.board(channel.platform, channel.channel_id, game_id)
+        # One drawing a change for all of a table's watchers in this process; a version newer
+        # than the one kept (heard of through another process first) is drawn afresh.
+        drawn = await request.app[HUB].read(channel, f"{game_id}.png", draw)
+        if drawn is not None and asked.isdigit() and int(asked) > drawn[0]:
+            drawn = await draw()
     except StoreUnavailable as error:
         raise web.HTTPServiceUnavailable() from error
     except ValueError as error:
@@ -124,7 +133,6 @@ async def board(request: web.Request) -> web.Response:
     if drawn is None:
         raise web.HTTPNotFound()
     version, image = drawn
-    asked = request.query.get("v")
     # The image of a version never changes: the page asks for it by version, and caches it.
     cache = "public, max-age=86400, immutable" if asked == str(version) else "no-store"
     return web.Response(body=image, content_type="image/png", headers={"Cache-Control": cache})
