@@ -13,6 +13,7 @@ CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
+    "--disable-dev-shm-usage",  # a container's /dev/shm is 64 MB: tabs crash on it
     "--disable-quic",
     "--no-first-run",
     "--disable-background-networking",

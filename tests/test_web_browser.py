@@ -15,7 +15,7 @@ from bot.service import GameService
 from bot.store import Store
 from bot.web import serve
 from tests.browser import chromium
-from tests.conftest import fixed_seeds
+from tests.conftest import Site, fixed_seeds
 from tests.test_web_table import deal, move, settings
 
 
@@ -38,8 +38,25 @@ async def test_the_page_follows_the_game_and_the_server_coming_back(
 ) -> None:
     path = await deal(service)
     port = free_port()
-    stop: Callable[[], Awaitable[None]] = await serve(service, "127.0.0.1", port)
+    server: list[Callable[[], Awaitable[None]]] = [await serve(service, "127.0.0.1", port)]
     problems: list[str] = []
+    try:
+        await _follow(service, path, port, server, problems)
+    finally:
+        for stop in server:  # a failure stops the server too, or its listener outlives the test
+            await stop()
+    # The only errors allowed are the refused connections while the server was away.
+    cut = ("ERR_CONNECTION_REFUSED", "ERR_INCOMPLETE_CHUNKED_ENCODING")
+    assert all(any(c in p for c in cut) for p in problems), problems
+
+
+async def _follow(
+    service: GameService,
+    path: str,
+    port: int,
+    server: list[Callable[[], Awaitable[None]]],
+    problems: list[str],
+) -> None:
     async with chromium() as browser:
         page = await browser.new_page(viewport={"width": 390, "height": 844})
         page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
@@ -53,31 +70,28 @@ async def test_the_page_follows_the_game_and_the_server_coming_back(
         await move(service)  # a move in the chat: the page changes by itself
         await expect(table).to_have_attribute("data-version", "4", timeout=1500)
         await expect(page.locator("#board")).to_have_attribute("src", f"{path}/board.png?v=4")
-        await page.wait_for_function("document.getElementById('board').complete")
+        await expect(page.locator("#board")).to_have_js_property("complete", True)
         assert await _board_loaded(page)
 
-        await stop()  # the bot's web server goes away
+        await server.pop()()  # the bot's web server goes away
         await expect(page.locator("#connection")).to_be_visible(timeout=5000)
         await expect(page.locator("#connection")).to_have_text("Reconnecting…")
         await move(service)  # the game goes on meanwhile
-        stop = await serve(service, "127.0.0.1", port)
+        server.append(await serve(service, "127.0.0.1", port))
         await expect(page.locator("#connection")).to_be_hidden(timeout=5000)
         await expect(table).to_have_attribute("data-version", "5")
         await move(service)
         await expect(table).to_have_attribute("data-version", "6", timeout=1500)
         status = await page.locator("#status").text_content()
         assert status and "Ann" in status and "\x02" not in status
-    await stop()
-    # The only errors allowed are the refused connections while the server was away.
-    cut = ("ERR_CONNECTION_REFUSED", "ERR_INCOMPLETE_CHUNKED_ENCODING")
-    assert all(any(c in p for c in cut) for p in problems), problems
 
 
-async def test_a_name_made_of_markup_stays_text_in_the_browser(service: GameService) -> None:
+async def test_a_name_made_of_markup_stays_text_in_the_browser(
+    service: GameService, site: Site
+) -> None:
     evil = "<img src=x onerror=alert(1)>"
     path = await deal(service, {"bob": evil})
-    port = free_port()
-    stop = await serve(service, "127.0.0.1", port)
+    base = await site(service)
     dialogs: list[str] = []
     violations: list[str] = []
     async with chromium() as browser:
@@ -87,7 +101,7 @@ async def test_a_name_made_of_markup_stays_text_in_the_browser(service: GameServ
             "console",
             lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
         )
-        await page.goto(f"http://127.0.0.1:{port}{path}")
+        await page.goto(f"{base}{path}")
         await expect(page.locator("#table")).to_have_attribute("data-version", "3")
         names = await page.locator("#seats li").all_text_contents()
         assert evil in names
@@ -96,5 +110,4 @@ async def test_a_name_made_of_markup_stays_text_in_the_browser(service: GameServ
         assert evil in await page.locator("#seats li").all_text_contents()
         assert await page.locator("#seats img").count() == 0
         await asyncio.sleep(0.3)
-    await stop()
     assert dialogs == [] and violations == []

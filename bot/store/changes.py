@@ -28,6 +28,16 @@ EVERY = None  # "any table may have changed": said after (re)subscribing
 RETRY = 1.0  # seconds between attempts to subscribe again
 
 
+def _end_if_cancelled() -> None:
+    """A cancel that lands as a read's own timeout expires comes back from redis-py as
+    "no message" (the timeout's exit takes it for its own): without this check the listener
+    would read on, and whoever waits for it to end (a stopping server, a closing event loop)
+    would wait for ever."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
 class Changes(StoreBase):
     async def changes(self, *, poll: float = 5.0) -> AsyncIterator[Channel | None]:
         """Each table written from now on, by any process, as its channel; `EVERY` first and
@@ -47,6 +57,7 @@ class Changes(StoreBase):
                         message = await pubsub.get_message(
                             ignore_subscribe_messages=True, timeout=poll
                         )
+                        _end_if_cancelled()
                         if message is None or message.get("type") != "message":
                             continue
                         try:
