@@ -32,6 +32,18 @@ class Button:
     style: Style = "secondary"
 
 
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A place on a message's image that presses `data` when tapped: the web page's board,
+    where a player touches a spot instead of picking its number. `box` is in the image's
+    pixels (left, top, right, bottom; right and bottom excluded). The chats cannot tap an
+    image: they offer the same choice as a button or menu choice, and ignore targets."""
+
+    box: tuple[int, int, int, int]
+    label: str
+    data: str
+
+
 @dataclass(slots=True)
 class Message:
     text: str
@@ -45,6 +57,10 @@ class Message:
     # each adapter shows it its own way (a link button, a Telegram Mini App, a line of text).
     web: str = ""
     web_label: str = ""
+    targets: list[Target] = field(default_factory=list)  # places to tap on `image`
+    # Keys of the page's keyboard that press a choice (key name as the browser names it,
+    # "r", "ArrowRight" -> the data pressed), such as turning the tile in hand.
+    keys: dict[str, str] = field(default_factory=dict)
 
     def format(self, mention_of: Callable[[str, str], str], escape: Callable[[str], str]) -> str:
         """The text with mentions in platform syntax and the rest escaped for its markup."""

@@ -2,7 +2,7 @@
 in headless Chromium (as the browser tests run it) on a throwaway Redis.
 
 A mid-game tile table as a watcher sees it, on a phone (390x844 at 3x) and a desktop
-(1280x800), and a player's page showing the preview of a placement.
+(1280x800), and a player's page showing the preview of a placement tapped on the board.
 """
 
 from __future__ import annotations
@@ -72,9 +72,9 @@ async def _make(service: GameService, address: str) -> None:
             await page.close()
         page = await browser.new_page(viewport={"width": 1280, "height": 1100})
         await page.goto(personal)
-        await page.locator("#choices button").first.click()
-        await page.locator("#choices button[data-choice*=':pv:']").first.click()
+        await page.locator("#choices .tapboard .target").nth(1).click()  # a spot on the board
         await page.locator("#choices button.success").wait_for()
+        await page.locator("#choices .tapboard .target").last.hover()
         await page.wait_for_function("[...document.images].every((image) => image.complete)")
         await page.screenshot(path=str(DOCS / "web-seat.png"), full_page=True)
         replay = await _finished(service)

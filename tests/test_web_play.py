@@ -1,6 +1,7 @@
-"""A whole tile game in which Bob plays only from his page in Chromium, tapping a spot, a
-rotation and the confirmation, the first move with the keyboard alone, while Ann plays in the
-chat and a spectator's page shows every move; each of Bob's moves is told in the chat."""
+"""A whole tile game in which Bob plays only from his page in Chromium, tapping a spot on the
+board, tapping the tile to turn it and confirming, the first move with the keyboard alone
+(Tab, Enter, R), while Ann plays in the chat and a spectator's page shows every move; each
+of Bob's moves is told in the chat."""
 
 from __future__ import annotations
 
@@ -41,28 +42,42 @@ async def _version(page: Page) -> int:
     return int(await page.locator("#table").get_attribute("data-version") or 0)
 
 
+async def _preview_text(page: Page) -> str:
+    await expect(page.locator("#choices .text").first).to_contain_text("Preview")
+    return await page.locator("#choices .text").first.inner_text()
+
+
 async def _by_keyboard(page: Page) -> None:
-    """Spot, rotation and confirmation with Tab and Enter only."""
-    await page.locator("#choices button").first.wait_for()
-    await page.keyboard.press("Tab")
-    focused = await page.evaluate("document.activeElement.dataset.choice")
-    assert focused.startswith("fc:sp:")
+    """A spot on the board, a turn of the tile and the confirmation, with the keyboard only:
+    Tab, Enter and R."""
+    await page.locator("#choices .tapboard .target").first.wait_for()
+    await page.keyboard.press("Tab")  # the board's first spot comes first
+    focused = await page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert focused.startswith("Spot 1: ")
     await page.keyboard.press("Enter")
-    await expect(page.locator("#choices .text")).to_contain_text("Choose a rotation")
-    assert (await page.evaluate("document.activeElement.dataset.choice")).startswith("fc:pv:")
-    await page.keyboard.press("Enter")
-    await expect(page.locator("#choices .text")).to_contain_text("Preview")
+    before = await _preview_text(page)
     assert (await page.evaluate("document.activeElement.textContent")) == "Place it here"
+    turns = await page.locator("#choices .buttons button[data-choice*=':pv:']").count()
+    if turns:  # another turn fits: R shows it
+        await page.keyboard.press("r")
+        await expect(page.locator("#choices .text").first).not_to_have_text(before)
+        assert "Preview" in await _preview_text(page)
+        assert (await page.evaluate("document.activeElement.textContent")) == "Place it here"
     await page.keyboard.press("Enter")
 
 
 async def _by_taps(page: Page, rng: random.Random) -> None:
-    spots = page.locator("#choices button[data-choice^='fc:sp:']")
+    """A tap on a spot of the board, a tap on the tile to turn it when it turns, and the
+    confirmation."""
+    spots = page.locator("#choices .tapboard .target")
     await spots.first.wait_for()
     await spots.nth(rng.randrange(await spots.count())).click()
-    rotations = page.locator("#choices button[data-choice*=':pv:']")
-    await rotations.first.wait_for()
-    await rotations.nth(rng.randrange(await rotations.count())).click()
+    before = await _preview_text(page)
+    turn = page.locator("#choices .tapboard .target[aria-label='Turn the tile (R)']")
+    if await turn.count() and rng.random() < 0.5:
+        await asyncio.sleep(0.3)
+        await turn.click()
+        await expect(page.locator("#choices .text").first).not_to_have_text(before)
     confirm = page.locator("#choices button.success")
     await expect(confirm).to_have_text("Place it here")
     await confirm.click()

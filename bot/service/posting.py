@@ -15,7 +15,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from ..replies import Button, Direct, Message, Reply
+from ..replies import Button, Direct, Message, Reply, Target
 from ..store import Channel
 from .context import Context
 
@@ -24,6 +24,11 @@ def _message_data(message: Message) -> dict[str, Any]:
     data = asdict(message)
     data["image"] = None if message.image is None else base64.b64encode(message.image).decode()
     return data
+
+
+def _target(data: dict[str, Any]) -> Target:
+    left, top, right, bottom = data["box"]
+    return Target((left, top, right, bottom), data["label"], data["data"])
 
 
 def _message(data: dict[str, Any]) -> Message:
@@ -38,6 +43,8 @@ def _message(data: dict[str, Any]) -> Message:
         names=dict(data.get("names", {})),
         web=data.get("web", ""),
         web_label=data.get("web_label", ""),
+        targets=[_target(t) for t in data.get("targets", [])],
+        keys=dict(data.get("keys", {})),
     )
 
 

@@ -19,6 +19,7 @@ drawn (None: English); the message ids are `MESSAGES`, for the bot's catalogue.
 """
 
 from .images import (
+    Box,
     cell_box,
     end_image,
     end_png,
@@ -41,6 +42,7 @@ __all__ = [
     "MESSAGES",
     "SEAT",
     "SHAPE",
+    "Box",
     "Spot",
     "Translate",
     "cell_box",

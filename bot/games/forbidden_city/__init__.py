@@ -8,7 +8,7 @@ shows a preview, and *Place it here* plays it; `/fc play <spot> <rotation>` does
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal, ParamSpec, TypeVar
 
 import render.forbidden_city as render
@@ -16,6 +16,7 @@ from engine.core.errors import IllegalMove
 from engine.forbidden_city import DISCARD, Game, Move, Place
 from engine.forbidden_city.game import TILES_LEFT_AT_END, from_record, to_record
 from engine.forbidden_city.players import choose_greedy
+from engine.forbidden_city.preview import after
 from engine.forbidden_city.record import GameRecord as FcRecord
 from engine.forbidden_city.replay import steps_of
 from engine.forbidden_city.view import SeatView
@@ -24,7 +25,7 @@ from render.forbidden_city import palette as tile_palette
 
 from ...i18n import N_, tr
 from ...refused import Refused
-from ...replies import Button, Message, Reply, Style
+from ...replies import Button, Message, Reply, Style, Target
 from .. import Acted, At, NewOption, Outcome, Record, Visitor
 from .spot_menu import page_count, spot_menu
 from .targets import CELL, explain, target
@@ -44,9 +45,28 @@ def _rotation_button(at: At, x: int, y: int, turn: int, style: Style = "secondar
     """Shows the tile at x,y turned `turn` quarter turns, as a preview."""
     return Button(
         tr(at.lang, "Rotation {r}", r=turn),
-        f"fc:pv:{at.channel_id}:{at.count}:{x},{y}@{turn}",
+        _preview_data(at, x, y, turn),
         style,
     )
+
+
+def _preview_data(at: At, x: int, y: int, turn: int) -> str:
+    return f"fc:pv:{at.channel_id}:{at.count}:{x},{y}@{turn}"
+
+
+def _spot_targets(
+    at: At, spots: Sequence[render.Spot], box: Callable[[int, int], render.Box]
+) -> list[Target]:
+    """Each spot as a place to tap on the image (`box` finds its cell there): a tap shows
+    the tile there in its first fitting turn, as a spot and a rotation do in the chat."""
+    return [
+        Target(
+            box(spot.x, spot.y),
+            tr(at.lang, "Spot {n}: {x},{y}", n=spot.number, x=spot.x, y=spot.y),
+            _preview_data(at, spot.x, spot.y, spot.rotations[0]),
+        )
+        for spot in spots
+    ]
 
 
 def _spots(game: Game) -> list[render.Spot]:
@@ -162,9 +182,8 @@ class ForbiddenCity:
 
     def _preview(self, at: At, game: Game, move: Place) -> Message:
         mine = game.view(game.current)
-        others = next(
-            (s.rotations for s in render.spots(mine) if (s.x, s.y) == (move.x, move.y)), ()
-        )
+        spots = render.spots(mine)
+        others = next((s.rotations for s in spots if (s.x, s.y) == (move.x, move.y)), ())
         image = render.preview_png(mine, move, at.names, tr=at.words)  # nothing is played
         row = [
             Button(
@@ -181,7 +200,23 @@ class ForbiddenCity:
             y=move.y,
             r=move.rotation,
         )
-        return Message(text, image=image, image_name="preview.png", buttons=[row])
+        shown = after(mine, move)
+
+        def box(x: int, y: int) -> render.Box:
+            return render.cell_box(shown, x, y, at.names, "preview", tr=at.words)
+
+        message = Message(text, image=image, image_name="preview.png", buttons=[row])
+        message.targets = _spot_targets(
+            at, [s for s in spots if (s.x, s.y) != (move.x, move.y)], box
+        )
+        if len(others) > 1:  # the tile turns: a tap on it, or R and the arrow keys
+            index = others.index(move.rotation) if move.rotation in others else 0
+            turned = _preview_data(at, move.x, move.y, others[(index + 1) % len(others)])
+            back = _preview_data(at, move.x, move.y, others[(index - 1) % len(others)])
+            label = tr(at.lang, "Turn the tile (R)")
+            message.targets.append(Target(box(move.x, move.y), label, turned))
+            message.keys = {"r": turned, "ArrowRight": turned, "ArrowLeft": back}
+        return message
 
     def complete(self, at: At, game: Game, seat: str, text: str) -> list[tuple[str, str]]:
         if game.is_over or seat != game.current:
@@ -274,9 +309,15 @@ class ForbiddenCity:
         return self._turn_message(at, game, text)
 
     def _turn_message(self, at: At, game: Game, text: str) -> Message:
-        image = render.private_png(game.view(game.current), at.names, tr=at.words)
+        mine = game.view(game.current)
+        image = render.private_png(mine, at.names, tr=at.words)
         message = spot_menu(at.channel_id, game, at.lang, 0)
         message.text, message.image, message.image_name = text, image, "your-turn.png"
+
+        def box(x: int, y: int) -> render.Box:
+            return render.cell_box(mine, x, y, at.names, "private", tr=at.words)
+
+        message.targets = _spot_targets(at, render.spots(mine), box)
         return message
 
     def private(self, at: At, game: Game, seat: str) -> Message:

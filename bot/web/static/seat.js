@@ -13,6 +13,19 @@ export class Seat {
     this.busy = false;
     this.pressedByKey = false;
     this.shown = -1;
+    this.keys = {}; // key -> choice, as the server names them (turning the tile: R, arrows)
+    document.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  key(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || this.panel.hidden) return;
+    const name = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    const data = this.keys[name];
+    if (!data) return;
+    event.preventDefault();
+    const button = [...this.choices.querySelectorAll("button")].find((b) => b.dataset.choice === data);
+    this.pressedByKey = true;
+    this.press(data, button || this.choices, true);
   }
 
   headers(extra = {}) {
@@ -27,10 +40,10 @@ export class Seat {
     await this.answered(answer, true);
   }
 
-  async press(data, button) {
+  async press(data, button, byKey = false) {
     if (this.busy) return;
     this.busy = true;
-    this.pressedByKey = document.activeElement === button;
+    this.pressedByKey = byKey || document.activeElement === button;
     button.setAttribute("aria-busy", "true");
     try {
       const answer = await fetch(`${this.base}/press`, {
@@ -70,18 +83,48 @@ export class Seat {
   draw(messages) {
     // A choice pressed from the keyboard keeps the keyboard in the panel: the next choices
     // replace the pressed one, so the first of them takes the focus.
+    // The message's own buttons come first (after a tap on the board: Place it here).
     const focused = this.panel.contains(document.activeElement) || this.pressedByKey;
+    this.keys = Object.assign({}, ...messages.map((message) => message.keys || {}));
     this.choices.replaceChildren(...messages.map((message) => this.message(message)));
-    const first = this.choices.querySelector("button");
+    const first =
+      this.choices.querySelector(".buttons button") || this.choices.querySelector("button");
     if (first && focused) first.focus();
+  }
+
+  // The image made a board to touch: a button over each place the server names, placed in
+  // percent of the image so it stays on its cell at any width.
+  board(view, targets) {
+    const board = document.createElement("div");
+    board.className = "tapboard";
+    view.replaceWith(board);
+    board.append(view);
+    for (const target of targets) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "target";
+      button.setAttribute("aria-label", target.label);
+      button.title = target.label;
+      button.dataset.choice = target.data;
+      Object.assign(button.style, {
+        left: `${target.left}%`,
+        top: `${target.top}%`,
+        width: `${target.width}%`,
+        height: `${target.height}%`,
+      });
+      button.addEventListener("click", () => this.press(target.data, button));
+      board.append(button);
+    }
   }
 
   message(message) {
     const made = this.template.content.firstElementChild.cloneNode(true);
     made.querySelector(".text").textContent = message.text;
     const view = made.querySelector(".view");
-    if (message.image) view.src = message.image;
-    else view.remove();
+    if (message.image) {
+      view.src = message.image;
+      if (message.targets && message.targets.length) this.board(view, message.targets);
+    } else view.remove();
     const buttons = made.querySelector(".buttons");
     const rows = [...message.buttons];
     if (message.choices.length) rows.unshift(message.choices);
