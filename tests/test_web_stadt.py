@@ -1,18 +1,23 @@
 """Die Verbotene Stadt from the players' pages, over HTTP against the real server and Redis:
 secret bribes chosen on the page, an official slid and confirmed there and told in the chat,
-and public responses that do not depend on the secrets at all."""
+and public responses that do not depend on the secrets at all; and in Chromium, a move
+made on the board: the official tapped on its square, a slide by its arrow key, the next
+by a tap where it would stop, then Confirm."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
+from playwright.async_api import expect
 
 from bot.actor import Actor
 from bot.service import GameService
 from bot.store import Channel, Store
 from bot.tokens import SeatToken, sign
+from tests.browser import chromium
 from tests.conftest import Site
 from tests.test_web_seats import NOW, SECRET, Clock, press, seat, settings
 
@@ -118,3 +123,53 @@ async def test_bribes_and_a_move_from_the_pages_with_nothing_secret_in_public(
     assert [m.text for m in told["room1"].public][:-1] == [m.text for m in told["room2"].public]
     moved = told["room1"].public[-1]
     assert moved.image is not None and mover.capitalize() in moved.text
+
+
+async def test_an_official_slid_by_taps_and_arrow_keys_in_chromium(
+    service: GameService, site: Site
+) -> None:
+    game_id = await _deal(service, "room3")
+    for user in PLAYERS:  # the bribes, from the private menus
+        actor = Actor("console", "room3", user, user)
+        [asked] = [m for m in (await service.command(actor, "hand")).private if m.choices]
+        assert (await service.press(actor, asked.choices[0].data)).ok
+    mover = None
+    for user in PLAYERS:
+        hand = await service.command(Actor("console", "room3", user, user), "hand")
+        if any(m.text.startswith("Your turn") for m in hand.private):
+            mover = user
+    assert mover is not None
+    before = await service.store.load(Channel.of("console", "room3"))
+    address = await site(service)
+    path = f"/t/console/room3/{game_id}"
+    async with chromium() as browser:
+        page = await browser.new_page(viewport={"width": 390, "height": 844})
+        await page.goto(f"{address}{path}#seat={_token('room3', game_id, mover)}")
+        officials = page.locator("#choices .tapboard .target")
+        await officials.first.wait_for()
+        await officials.first.click()  # the official, on its square
+        await expect(page.locator("#choices .text").first).to_contain_text("Choose its first")
+        # The first slide by its arrow key (up is north), as its button names it.
+        first = page.locator("#choices .buttons button[data-choice*=':vs:']").first
+        label = await first.inner_text()
+        key = {"↑": "ArrowUp", "→": "ArrowRight", "↓": "ArrowDown", "←": "ArrowLeft"}
+        await asyncio.sleep(0.3)
+        await page.keyboard.press(key[label[0]])
+        await expect(page.locator("#choices .text").first).to_contain_text("Preview")
+        said = await page.locator("#choices .text").first.inner_text()
+        assert label[0] in said  # the slide pressed is the path shown
+        slides = page.locator("#choices .tapboard .target")
+        if await slides.count():  # another slide may follow: a tap where it would stop
+            await asyncio.sleep(0.3)
+            await slides.first.click()
+            await expect(page.locator("#choices .text").first).not_to_have_text(said)
+        confirm = page.locator("#choices button.success")
+        if await confirm.count() == 0:  # back where it began: it must slide on
+            await page.locator("#choices .tapboard .target").first.click()
+        await asyncio.sleep(0.3)
+        await page.locator("#choices button.success").click()
+        await expect(page.locator("#table")).not_to_have_attribute(
+            "data-version", str(before.version if before else 0), timeout=5000
+        )
+    after = await service.store.load(Channel.of("console", "room3"))
+    assert before is not None and after is not None and after.version > before.version

@@ -34,8 +34,8 @@ from ...i18n import N_, tr
 from ...refused import Refused
 from ...replies import Message, Reply
 from .. import Acted, At, NewOption, Outcome, Record, Visitor
-from . import choices, menus, prompts, texts, words
-from .paths import movable, trace, unpack
+from . import choices, menus, prompts, taps, texts, words
+from .paths import first_slides, movable, next_slides, trace, unpack
 
 _OFFICIAL = re.compile(r"^[RYBGK]{2}$")
 _TAKE = re.compile(r"^([1-4])\.([1-8][HCT])$")
@@ -156,7 +156,11 @@ class VerboteneStadt:
         if kind == "vo":
             if not _OFFICIAL.match(payload) or payload not in movable(game, seat):
                 raise invalid
-            return Reply(private=[menus.first_slide_message(at, game, payload)])
+            first = menus.first_slide_message(at, game, payload)
+            first.image = vs_render.table_png(game.view(seat), at.names, tr=at.words)
+            first.image_name = "your-view.png"
+            taps.on_slides(first, at, game, payload, (), first_slides(game, payload))
+            return Reply(private=[first])
         unpacked = unpack(payload)
         if unpacked is None or kind not in ("vs", "vm"):
             raise invalid
@@ -170,7 +174,9 @@ class VerboteneStadt:
         image = vs_render.preview_png(
             game.view(seat), at.names, path.official, path.slides, tr=at.words
         )
-        return Reply(private=[menus.preview_message(at, game, seat, path, image)])
+        preview = menus.preview_message(at, game, seat, path, image)
+        taps.on_slides(preview, at, game, path.official, path.slides, next_slides(game, path))
+        return Reply(private=[preview])
 
     def complete(self, at: At, game: Game, seat: str, text: str) -> list[tuple[str, str]]:
         typed = text.split()[-1].upper() if text.split()[1:] else ""
@@ -246,6 +252,7 @@ class VerboteneStadt:
             message = Message(text, buttons=menus.answer_buttons(at, game, seat))
         message.image = vs_render.table_png(game.view(seat), at.names, tr=at.words)
         message.image_name = "your-view.png"
+        taps.on_officials(message, game)
         return message
 
     def private(self, at: At, game: Game, seat: str) -> Message:

@@ -87,15 +87,17 @@ def move_menu(at: At, game: Game, seat: str, text: str) -> Message:
     )
 
 
+def slide_button(at: At, official: str, done: tuple[str, ...], way: str) -> Button:
+    """One more slide, `way`, after the slides `done`: it shows the preview."""
+    return Button(
+        f"{words.ARROWS[way]} {tr(at.lang, words.DIRECTIONS[way])}",
+        _data(at, "vs", at.count, pack(official, (*done, way))),
+        "primary",
+    )
+
+
 def _slide_row(at: At, official: str, done: tuple[str, ...], directions: list[str]) -> list[Button]:
-    return [
-        Button(
-            f"{words.ARROWS[d]} {tr(at.lang, words.DIRECTIONS[d])}",
-            _data(at, "vs", at.count, pack(official, (*done, d))),
-            "primary",
-        )
-        for d in directions
-    ]
+    return [slide_button(at, official, done, d) for d in directions]
 
 
 def first_slide_message(at: At, game: Game, official: str) -> Message:
