@@ -19,7 +19,7 @@ from ..refused import Refused
 from ..replies import Message, Reply
 from ..store import CLAIM_LEASE, Channel, Conflict, Deadline, StoreUnavailable
 from ..table import load_game
-from . import posting, results
+from . import posting, results, votes
 from .computers import computer_turn
 from .context import Context, Loaded, user_names, waiting_seats
 from .schedule import turn_deadlines
@@ -266,7 +266,8 @@ async def _limit(
             who=who,
             duration=duration,
         )
-    return Reply(public=[Message(text, names=user_names(table))])
+    choices = votes.buttons(ctx, table.kind, channel.channel_id, game_module.count(game), lang)
+    return Reply(public=[Message(text, names=user_names(table), buttons=[choices])])
 
 
 async def _defaults(

@@ -18,6 +18,7 @@ from ..refused import Refused
 from ..replies import Message, Reply
 from ..store import Channel, StoreUnavailable
 from ..table import Table, load_game
+from . import votes
 from .context import Context, Loaded, creator_name, game_of, user_names, waiting_seats
 from .schedule import turn_deadlines
 from .turns import seated
@@ -56,12 +57,22 @@ async def _hand(
 ) -> Reply:
     game, seat = seated(game_module, loaded, actor, lang)
     at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
-    if seat in waiting_seats(game):
+    absent = waiting_seats(game)
+    if seat in absent:
         message = await ctx.draw(partial(game_module.prompt, at, game, seat, False))
     else:
         message = await ctx.draw(partial(game_module.private, at, game, seat))
     channel, game_id = loaded.channel, loaded.record.game_id
-    return Reply(private=[with_seat_link(ctx, lang, channel, game_id, actor.user_id, message)])
+    shown = [with_seat_link(ctx, lang, channel, game_id, actor.user_id, message)]
+    if votes.may_vote(loaded, seat, absent):
+        kind, count = loaded.table.kind, game_module.count(game)
+        text = tr(lang, "The turn runs past its time limit: your vote?")
+        mine = loaded.table.votes.get(actor.user_id)
+        if mine is not None:
+            text += " " + tr(lang, "You voted: {choice}.", choice=votes.label(mine, lang))
+        choices = votes.buttons(ctx, kind, channel.channel_id, count, lang)
+        shown.append(Message(text, buttons=[choices]))
+    return Reply(private=shown)
 
 
 async def board(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:

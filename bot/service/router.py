@@ -87,9 +87,14 @@ LOBBY_BUTTONS: dict[str, ButtonHandler] = {
     "ab": lambda ctx, actor, pressed, lang: lobby.addbot(ctx, actor, [], lang),
     "gm": lambda ctx, actor, pressed, lang: lobby.switch(ctx, actor, pressed.payload or "", lang),
 }
-# Buttons about kept results, which work wherever they were posted or forwarded: watch a
-# game's replay (`fc:rp:<channel>:0:<short id>`), confirm `forget me` (`...:<user id>`).
-RECORD_BUTTONS: dict[str, ButtonHandler] = {
+# Buttons that work wherever they were posted or forwarded, each checking who presses: watch
+# a kept game's replay (`fc:rp:<channel>:0:<short id>`), confirm `forget me` (`...:<user
+# id>`), vote on a late turn (`fc:v:<channel>:<move>:<choice>`, `votes.buttons`: in the chat
+# and in a voter's private `/fc hand`).
+ANYWHERE_BUTTONS: dict[str, ButtonHandler] = {
+    "v": lambda ctx, actor, pressed, lang: votes.vote(
+        ctx, actor, [pressed.payload or ""], lang, -1 if pressed.count is None else pressed.count
+    ),
     "rp": lambda ctx, actor, pressed, lang: history.show_replay(
         ctx, actor, pressed.payload or "", lang
     ),
@@ -137,9 +142,9 @@ async def press(ctx: Context, actor: Actor, data: str) -> Reply:
     where = replace(actor, channel_id=pressed.channel_id, private=False)
     lang = await ctx.language(where)
     lobby_button = LOBBY_BUTTONS.get(pressed.kind)
-    record_button = RECORD_BUTTONS.get(pressed.kind)
-    if record_button is not None:
-        reply = await guard(lang, record_button(ctx, where, pressed, lang))
+    anywhere_button = ANYWHERE_BUTTONS.get(pressed.kind)
+    if anywhere_button is not None:
+        reply = await guard(lang, anywhere_button(ctx, where, pressed, lang))
     elif lobby_button is not None and pressed.channel_id == actor.channel_id:  # where posted
         reply = await guard(lang, lobby_button(ctx, where, pressed, lang))
     elif lobby_button is None and pressed.count is not None and pressed.payload is not None:

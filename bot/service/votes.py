@@ -15,7 +15,7 @@ from ..computer import DEFAULT_LEVEL
 from ..games import GameModule, Playing
 from ..i18n import tr
 from ..refused import Refused
-from ..replies import Message, Reply, mention
+from ..replies import Button, Message, Reply, Style, mention
 from ..store import Channel
 from . import results
 from .context import Context, Loaded, game_of, no_computers, user_names, waiting_seats
@@ -29,10 +29,41 @@ Choice = Literal["skip", "end", "bot"]
 CHOICES: tuple[Choice, ...] = ("skip", "end", "bot")
 
 
-async def vote(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
-    """`/fc vote skip|bot|end`, by a player the late turn keeps waiting."""
+async def vote(
+    ctx: Context, actor: Actor, args: list[str], lang: str, count: int | None = None
+) -> Reply:
+    """`/fc vote skip|bot|end`, by a player the late turn keeps waiting; from a vote button
+    (`buttons`), `count` is the move the turn was late at, so an old button is refused."""
     loaded = await ctx.need(actor, lang)
-    return await loaded.table.module.visit(_vote, ctx, loaded, actor, args, lang)
+    return await loaded.table.module.visit(_vote, ctx, loaded, actor, args, lang, count)
+
+
+def buttons(ctx: Context, kind: str, channel_id: str, count: int, lang: str) -> list[Button]:
+    """The votes as buttons (`fc:v:<channel>:<count>:<choice>`): in the chat under the
+    message that opens them, and on the voters' pages."""
+    return [
+        Button(label(choice, lang), f"fc:v:{channel_id}:{count}:{choice}", style)
+        for choice, style in _STYLES.items()  # in the order the chat's message names them
+        if choice != "bot" or ctx.playable(kind)
+    ]
+
+
+_STYLES: dict[Choice, Style] = {"skip": "primary", "bot": "secondary", "end": "danger"}
+
+
+def label(choice: str, lang: str) -> str:
+    """A vote's choice in words (its button's label)."""
+    if choice == "skip":
+        return tr(lang, "Skip the turn")
+    if choice == "bot":
+        return tr(lang, "A computer plays for them")
+    return tr(lang, "End the game")
+
+
+def may_vote(loaded: Loaded, seat: str, absent: list[str]) -> bool:
+    """Whether the seat's player votes on the late turn now."""
+    table = loaded.table
+    return table.limit_passed and seat not in absent and not table.user_of(seat).away
 
 
 async def _vote(
@@ -42,9 +73,12 @@ async def _vote(
     actor: Actor,
     args: list[str],
     lang: str,
+    count: int | None,
 ) -> Reply:
     table = loaded.table
     game = game_of(game_module, loaded, lang)
+    if count is not None and (count != game_module.count(game) or not table.limit_passed):
+        raise Refused(tr(lang, "This button is out of date: the table has changed since."))
     choice = _choice(args, lang)
     seat = table.engine_seat(actor.user_id)
     if seat is None:
@@ -58,11 +92,11 @@ async def _vote(
         raise Refused(no_computers(table.module, lang))
     table.votes[actor.user_id] = choice
     voters = sum(1 for s in table.users() if s not in absent)
-    count = sum(1 for v in table.votes.values() if v == choice)
+    votes = sum(1 for v in table.votes.values() if v == choice)
     channel = loaded.channel
-    if count * 2 <= voters:
+    if votes * 2 <= voters:
         await ctx.save(loaded)
-        return Reply(public=[Message(_counted(actor, choice, count, voters, lang))])
+        return Reply(public=[Message(_counted(actor, choice, votes, voters, lang))])
     if choice == "end":
         table.voted_end = True
         at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
