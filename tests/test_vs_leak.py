@@ -1,23 +1,27 @@
 """Secret bribes never reach the channel: two tables play the same game, every seat pressing the
 same buttons (moves typed), except that some bribes differ; until the rules reveal bribes,
-everything the channel gets (text, image, buttons) is the same at both tables, byte for byte."""
+everything the channel gets (text, image, buttons) and every byte of the tables' web pages
+(the page, its state, its image) are the same at both tables."""
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import AsyncIterator
 
+import aiohttp
 import pytest
 
 from bot.replies import Message
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Channel, Store
 from engine.verbotene_stadt import Game, MoveOfficial
 from engine.verbotene_stadt.actions import Action, Bribe, Keep
 from engine.verbotene_stadt.movement import follow
-from tests.conftest import fixed_seeds
+from tests.conftest import Site, fixed_seeds
 from tests.tables import load_game
 from tests.test_service import Clock, settings, table_of, who
+from tests.test_web_stadt import public_bytes
 from tests.vs_driver import Chat, act
 
 CODE = re.compile(r"\b[RYBGK]{2}\b")
@@ -48,6 +52,12 @@ def bribes(game: Game, seat: str, rng: random.Random, differ: bool) -> tuple[Act
     return first, rng.choice([x for x in legal if x != first])
 
 
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
 def public_of(chat: Chat, start: int) -> list[Message]:
     return chat.public[start:]
 
@@ -57,9 +67,10 @@ def public_of(chat: Chat, start: int) -> list[Message]:
     [(3, 11, 0), (4, 12, 0), (2, 13, 1), (3, 14, 1), (4, 15, 1)],
 )
 async def test_tables_differing_only_in_bribes_look_the_same_to_the_channel(
-    store: Store, players: int, seed: int, diverge: int
+    store: Store, site: Site, http: aiohttp.ClientSession, players: int, seed: int, diverge: int
 ) -> None:
-    """`diverge`: the bribe round from which the tables' bribes differ (0: the start)."""
+    """`diverge`: the bribe round from which the tables' bribes differ (0: the start). The
+    tables' web pages (page, state, image) are compared too, after every action."""
     users = ["ann", "bob", "cid", "dan"][:players]
     rooms = ("roomA", "roomB")
     services = {
@@ -73,6 +84,12 @@ async def test_tables_differing_only_in_bribes_look_the_same_to_the_channel(
         for user in users[1:]:
             chat.take(user, await service.command(who(user, room), "join"))
         chat.take(users[0], await service.command(who(users[0], room), "start"))
+    address = await site(services["roomA"])
+    game_ids = {}
+    for room in rooms:
+        record = await store.load(Channel.of("console", room))
+        assert record is not None
+        game_ids[room] = record.game_id
     rng = random.Random(seed)
     rounds, differed, steps, private_differs = -1, False, 0, False
     last_kind = ""
@@ -109,6 +126,8 @@ async def test_tables_differing_only_in_bribes_look_the_same_to_the_channel(
             break
         assert [m.text for m in new_a] == [m.text for m in new_b]
         assert [m.image for m in new_a] == [m.image for m in new_b]
+        pages = [await public_bytes(http, address, room, game_ids[room]) for room in rooms]
+        assert pages[0] == pages[1]
         for message in new_a + new_b:
             assert not message.buttons and not message.choices
             if turn.kind in ("bribe", "rebribe"):

@@ -53,7 +53,9 @@ def _token(channel: str, game_id: str, user: str) -> str:
     return sign(SECRET.encode(), SeatToken("console", channel, game_id, user, NOW + 3600))
 
 
-async def _public(http: aiohttp.ClientSession, address: str, channel: str, game_id: str) -> bytes:
+async def public_bytes(
+    http: aiohttp.ClientSession, address: str, channel: str, game_id: str
+) -> bytes:
     """Every public byte of a table: its page, its state and its image, with its own
     address taken out (it differs between tables)."""
     path = f"/t/console/{channel}/{game_id}"
@@ -86,7 +88,7 @@ async def test_bribes_and_a_move_from_the_pages_with_nothing_secret_in_public(
                 assert status == 200 and body["ok"]
                 assert body["messages"][0]["text"].startswith(f"Your secret bribe is now {bribe}")
         # The same public bytes, whatever the bribes: no secret reaches a watcher.
-        public = [await _public(http, address, room, g) for room, g in games.items()]
+        public = [await public_bytes(http, address, room, g) for room, g in games.items()]
         assert public[0] == public[1]
         assert b"bribe is" not in public[0]
 
