@@ -27,11 +27,12 @@ from concurrent.futures import Executor
 from ..actor import Actor
 from ..computer import Computer
 from ..config import Settings
+from ..games import MODULES, module
 from ..metrics import COMMANDS
 from ..replies import Reply
 from ..store import Channel, Claim, Held, Store
 from ..tokens import SeatToken
-from . import chat, deadlines, history, posting, router, watching
+from . import chat, deadlines, history, posting, router, standings, watching
 from .context import Context, render_pool
 from .history import Replayed
 from .watching import Watched
@@ -176,6 +177,18 @@ class GameService:
             return actor
         reply = await self.press(actor, data)
         return await posting.post(self.ctx, Channel.of(token.platform, token.channel_id), reply)
+
+    async def leaderboard(self, game: str, community: str | None, lang: str) -> Reply | None:
+        """A game's board (`game`: its key) in a community (`<platform>:<id>`) or everywhere,
+        as `/fc top` shows it, for its page; None for a game the bot does not play."""
+        if game not in MODULES:
+            return None
+        return await standings.board(self.ctx, module(game), community, lang)
+
+    async def standing(self, key: str, lang: str) -> Reply | None:
+        """A rated player's standing as `/fc stats` shows it, for their page; None if they
+        have no rated game (never played, or asked to be forgotten)."""
+        return await standings.standing(self.ctx, key, "", lang)
 
     async def replayed(self, platform: str, channel_id: str, game_id: str) -> Replayed | None:
         """A kept game for its replay page: its summary and its actions as the table saw

@@ -15,12 +15,13 @@ from engine.ratings import Rating, leaderboard
 from render.leaderboard import Row, leaderboard_png
 
 from ..actor import Actor
-from ..games import DEFAULT, MODULES, by_word, module
+from ..games import DEFAULT, MODULES, GameInfo, by_word, module
 from ..i18n import tr, translations, trn
 from ..refused import Refused
 from ..replies import Message, Reply
 from ..store import Player
 from .context import Context
+from .weblinks import board_link, player_link, standing_line, with_line
 
 BOARD_ROWS = 15  # players on a leaderboard image
 TEXT_ROWS = 10  # and in its text
@@ -72,11 +73,22 @@ def _rating(player: Player) -> Rating:
 
 async def stats(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     """`/fc stats [@user]`: games, wins, rating with its uncertainty, best score, favourite
-    opponents and place on the board, per game."""
+    opponents and place on the board, per game; with the player's page when there is one."""
     key, user = target(actor, args, lang)
+    reply = await standing(ctx, key, actor.name if user is None else "", lang)
+    if reply is None:
+        who = actor.name if user is None else tr(lang, "this player")
+        return Reply(public=[Message(tr(lang, "No rated games yet for {name}.", name=who))])
+    message = reply.public[0]
+    message.text = with_line(message.text, standing_line(ctx, lang, player_link(ctx, key)))
+    return reply
+
+
+async def standing(ctx: Context, key: str, name: str, lang: str) -> Reply | None:
+    """The standing of the player rated as `key` (`name`: how to call them, else the name
+    they last played under), as `/fc stats` and their page show it; None if unrated."""
     lines: list[str] = []
     rows: list[Row] = []
-    name = actor.name if user is None else ""
     for kind in MODULES:
         found = (await ctx.store.players(kind, [key])).get(key)
         if found is None:
@@ -109,8 +121,7 @@ async def stats(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply
             )
         )
     if not lines:
-        who = actor.name if user is None else tr(lang, "this player")
-        return Reply(public=[Message(tr(lang, "No rated games yet for {name}.", name=who))])
+        return None
     heading = tr(lang, "{name}: ratings", name=name)
     subtitle = tr(lang, "The place is on the board of all players.")
     words = translations(lang).gettext
@@ -137,19 +148,30 @@ def _uncertainty_note(lang: str) -> str:
 
 async def top(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     """`/fc top [game] [global]`: the best players of a game here (everyone who played in
-    this server or group, computer levels included) or everywhere."""
+    this server or group, computer levels included) or everywhere; with the board's page."""
     words = [a.lower() for a in args]
     everywhere = "global" in words
     words = [w for w in words if w != "global"]
     game = by_word(words[0]) if words else module(DEFAULT)
     if game is None or len(words) > 1:
         raise Refused(tr(lang, "Write /fc top, /fc top <game> or /fc top <game> global."))
-    community = actor.community
-    if everywhere or community is None:
+    community = None if everywhere else actor.community
+    where = None if community is None else f"{actor.platform}:{community}"
+    reply = await board(ctx, game, where, lang)
+    message = reply.public[0]
+    message.text = with_line(message.text, standing_line(ctx, lang, board_link(ctx, game, where)))
+    return reply
+
+
+async def board(ctx: Context, game: GameInfo, community: str | None, lang: str) -> Reply:
+    """A game's best players in a community (`<platform>:<server or group>`: everyone who
+    played there, computer levels included), or everywhere (None), as `/fc top` and the
+    board's page show them."""
+    if community is None:
         standing = await ctx.store.board(game.key, BOARD_ROWS)
         place = tr(lang, "everywhere")
     else:
-        members = await ctx.store.members(game.key, f"{actor.platform}:{community}")
+        members = await ctx.store.members(game.key, community)
         found = await ctx.store.players(game.key, members)
         ranked = leaderboard({k: _rating(p) for k, p in found.items()})[:BOARD_ROWS]
         standing = [(k, found[k]) for k, _ in ranked]

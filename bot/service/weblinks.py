@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from ..games import GameInfo
 from ..i18n import tr
 from ..replies import Message
 from ..startapp import start_param
@@ -67,6 +68,30 @@ def with_seat_link(
     if made:
         message.web, message.web_label = made, tr(lang, "Play on the board")
     return message
+
+
+def _under(ctx: Context, prefix: str, *parts: str) -> str:
+    base = ctx.settings.web_url
+    if base is None:
+        return ""
+    return base.rstrip("/") + prefix + "/".join(quote(p, safe="") for p in parts)
+
+
+def board_link(ctx: Context, game: GameInfo, community: str | None) -> str:
+    """A game's leaderboard page: `/top/<game>` for everywhere, `/top/<game>/<platform>/<id>`
+    for one server or group (`community` as the ratings name it, `<platform>:<id>`); "" when
+    the pages are not served."""
+    return _under(ctx, "/top/", game.key, *(community.split(":", 1) if community else ()))
+
+
+def player_link(ctx: Context, key: str) -> str:
+    """A rated player's page, `/p/<platform>/<user id>` (a computer level: `/p/ai/<level>`)."""
+    return _under(ctx, "/p/", *key.split(":", 1))
+
+
+def standing_line(ctx: Context, lang: str, made: str) -> str:
+    """A board's or a player's page in words, or "" when there is none."""
+    return tr(lang, "On the web: {link}", link=made) if made else ""
 
 
 def with_line(text: str, line: str) -> str:

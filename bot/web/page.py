@@ -4,6 +4,7 @@ and the page runs no inline script, so the strict policy of `server.SECURITY` ho
 
 from __future__ import annotations
 
+import base64
 from html import escape
 
 from ..i18n import tr
@@ -155,6 +156,30 @@ def replay_page(replayed: Replayed, base: str) -> str:
 <li><button type="button" data-step="0">{w["start"]}</button></li>{moves}
 </ol>
 </section>
+</main>
+</body>
+</html>
+"""
+    )
+
+
+def standing_page(lang: str, text: str, image: bytes | None) -> str:
+    """A leaderboard or a player's standing, as `/fc top` and `/fc stats` show it: its
+    picture (with the ratings' trend), then its words, one line a paragraph, the first as
+    the title."""
+    title, *lines = text.split("\n") or [""]
+    picture = ""
+    if image is not None:
+        source = "data:image/png;base64," + base64.b64encode(image).decode()
+        picture = f'<figure><img id="standing" src="{source}" alt="{escape(title)}"></figure>\n'
+    said = "".join(f"<p>{escape(line)}</p>\n" for line in lines)
+    return (
+        _head(lang, title)
+        + f"""<body>
+<main id="standings">
+<h1>{escape(title)}</h1>
+{picture}<section id="lines">
+{said}</section>
 </main>
 </body>
 </html>

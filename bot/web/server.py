@@ -37,6 +37,7 @@ from aiohttp import web
 
 from ..service import GameService, Watched
 from ..store import StoreUnavailable
+from . import standings
 from .common import HUB, LIMITS, SERVICE, language, table_of
 from .errors import WebPortError
 from .hub import Hub
@@ -211,6 +212,9 @@ def app(service: GameService, hub: Hub) -> web.Application:
     kept = "/r/{platform}/{channel}/{game}"
     made.router.add_get(kept, replay)
     made.router.add_get(kept + "/frame/{number}.png", frame)
+    made.router.add_get("/top/{game}", standings.top)
+    made.router.add_get("/top/{game}/{platform}/{id}", standings.top)
+    made.router.add_get("/p/{platform}/{user}", standings.player)
     made.router.add_static("/static", STATIC)
 
     async def closing(_: web.Application) -> None:
