@@ -1,0 +1,120 @@
+"""A page held open while the real `python -m bot` is killed (kill -9) and started again:
+it says it is reconnecting, then follows the game again without a reload, a move made
+through the new process included. The game lives in Redis, which outlives the bot."""
+
+from __future__ import annotations
+
+import queue
+import re
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import expect
+
+import render.forbidden_city as render
+from bot.redis_server import free_port
+from bot.store import Channel, Store
+from bot.table import Table
+from tests.browser import chromium
+from tests.procs import python_bot, wait_gone
+from tests.tables import load_game
+from tests.views import to_play
+
+BACKENDS = ("single",)
+LINK = re.compile(r"The table, live: (http://127\.0\.0\.1:\d+/t/console/table/\w+)")
+
+
+class Console:
+    """`python -m bot` on the test's Redis, serving the pages on `port`, fed through a pipe."""
+
+    def __init__(self, data_dir: Path, redis_url: str, port: int) -> None:
+        self.process = python_bot(
+            data_dir, PYTHONUNBUFFERED="1", REDIS_URL=redis_url, WEB_PORT=str(port)
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def type(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def wait_for(self, pattern: re.Pattern[str], timeout: float = 30) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        said: list[str] = []
+        while True:
+            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            assert line is not None, f"the bot exited; it said: {said}"
+            said.append(line)
+            if found := pattern.search(line):
+                return found
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        assert wait_gone(self.process.pid)
+        self.process.wait()
+
+
+@pytest.fixture
+def consoles() -> Iterator[list[Console]]:
+    made: list[Console] = []
+    yield made
+    for console in made:
+        if console.process.poll() is None:
+            console.process.terminate()
+            try:
+                console.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                console.kill()
+
+
+async def _next_move(redis_url: str) -> str:
+    """The move of the player to play, as typed in the console: `<user> play <spot> <turn>`."""
+    store = Store.from_url(redis_url)
+    try:
+        record = await store.load(Channel.of("console", "table"))
+    finally:
+        await store.close()
+    assert record is not None
+    table = Table.model_validate_json(record.data)
+    game = load_game(table)
+    spot = render.spots(to_play(game))[0]
+    return f"{table.user_of(game.current).user_id} play {spot.number} {spot.rotations[0]}"
+
+
+async def test_a_page_follows_the_game_across_a_killed_bot(
+    tmp_path: Path, redis_url: str, consoles: list[Console]
+) -> None:
+    port = free_port()
+    first = Console(tmp_path / "data", redis_url, port)
+    consoles.append(first)
+    for line in ("ann new", "bob join", "ann start"):
+        first.type(line)
+    link = first.wait_for(LINK)[1]
+    async with chromium() as browser:
+        page = await browser.new_page()
+        await page.goto(link)
+        table = page.locator("#table")
+        await expect(table).to_have_attribute("data-version", "3", timeout=10_000)
+
+        first.kill()  # no goodbye: the page's stream just breaks
+        await expect(page.locator("#connection")).to_be_visible(timeout=10_000)
+
+        second = Console(tmp_path / "data", redis_url, port)
+        consoles.append(second)
+        second.type(await _next_move(redis_url))  # a move through the new process
+        await expect(page.locator("#connection")).to_be_hidden(timeout=20_000)
+        await expect(table).to_have_attribute("data-version", "4", timeout=10_000)
+        # The status in words follows too: the mover has one tile fewer.
+        await expect(page.locator("#status")).to_contain_text("29 tiles left")
