@@ -69,7 +69,7 @@ async def _follow(
 
         await move(service)  # a move in the chat: the page changes by itself
         await expect(table).to_have_attribute("data-version", "4", timeout=1500)
-        await expect(page.locator("#board")).to_have_attribute("src", f"{path}/board.png?v=4")
+        await expect(page.locator("#board")).to_have_attribute("src", f"{path}/board.svg?v=4")
         await expect(page.locator("#board")).to_have_js_property("complete", True)
         assert await _board_loaded(page)
 

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
+from xml.etree import ElementTree
 
 import aiohttp
 import pytest
@@ -104,9 +105,12 @@ async def test_the_page_shows_what_the_channel_is_shown(service: GameService, si
             html = await page.text()
         async with http.get(address + path + "/state") as answer:
             state = await answer.json()
-        async with http.get(address + state["board"]) as image:
+        async with http.get(address + state["board"]) as drawing:
+            assert drawing.status == 200 and drawing.content_type == "image/svg+xml"
+            assert "immutable" in drawing.headers["Cache-Control"]
+            svg = ElementTree.fromstring(await drawing.text())
+        async with http.get(f"{address}{path}/board.png?v=4") as image:
             assert image.status == 200 and image.content_type == "image/png"
-            assert "immutable" in image.headers["Cache-Control"]
             png = await image.read()
     assert state["title"] == "Forbidden City" and state["version"] == 4
     assert sorted(state["seats"]) == ["Ann", "Bob"] and not state["over"]
@@ -116,8 +120,16 @@ async def test_the_page_shows_what_the_channel_is_shown(service: GameService, si
         words = words.replace(f"\x02u:{user}\x03", name)
     assert state["text"] == words
     assert png == shown.public[0].image
+    # The page draws the same board in SVG: the same tiles, the same last move ringed.
+    found = await table_of(service.store)
+    assert found is not None
+    game = load_game(found[0])
+    cells = {e.get("data-cell") for e in svg.iter() if e.get("data-cell")}
+    assert cells == {f"{c.x},{c.y}" for c in game.view(None).table}
+    [ringed] = [e.get("data-last") for e in svg.iter() if e.get("data-last")]
+    assert ringed == game.view(None).moves[-1].partition("@")[0]
     assert '<h1 id="title">Forbidden City</h1>' in html and "<li>Ann</li>" in html
-    assert f'src="{path}/board.png?v=4"' in html
+    assert f'src="{path}/board.svg?v=4"' in html
 
 
 async def test_a_name_made_of_markup_is_shown_as_text_under_a_strict_policy(
@@ -190,7 +202,7 @@ async def test_a_move_made_by_another_process_reaches_the_open_page(
             await move(elsewhere)
             state = await asyncio.wait_for(states.get(), 5)
             assert state["version"] == expected
-            assert state["board"] == f"{path}/board.png?v={expected}"
+            assert state["board"] == f"{path}/board.svg?v={expected}"
         assert states.empty()
         reader.cancel()
     elsewhere.computer.close()

@@ -156,6 +156,7 @@ class GameInfo(Protocol):
     button_kinds: frozenset[str]  # the `fc:<kind>:...` buttons this game answers
     secret: str  # what a seat keeps hidden ("your tile"), a message id for notices
     engine: str  # `python -m <engine> replay FILE` steps through an exported game
+    web_board: str  # the page's picture of the table: "svg" (`table_svg`) or "png"
 
     def options(self, args: list[str], players: int, lang: str) -> dict[str, str]:
         """The options typed after the game's name at `/fc new`; `Refused` if wrong."""
@@ -236,6 +237,11 @@ class GameModule(GameInfo, Protocol[G, V, A]):
 
     def table_image(self, at: At, view: V) -> bytes:
         """The channel's image, from the public view."""
+        ...
+
+    def table_svg(self, at: At, view: V) -> str:
+        """The board as SVG for the web page, from the public view: crisp at any size
+        (only asked of a game whose `web_board` is "svg")."""
         ...
 
     def final_text(self, at: At, game: G, voted_end: bool) -> str: ...

@@ -178,6 +178,12 @@ class GameService:
         reply = await self.press(actor, data)
         return await posting.post(self.ctx, Channel.of(token.platform, token.channel_id), reply)
 
+    async def board_svg(
+        self, platform: str, channel_id: str, game_id: str
+    ) -> tuple[int, str] | None:
+        """The table's board as SVG for its page, with its version (`watching.board_svg`)."""
+        return await watching.board_svg(self.ctx, Channel.of(platform, channel_id), game_id)
+
     async def leaderboard(self, game: str, community: str | None, lang: str) -> Reply | None:
         """A game's board (`game`: its key) in a community (`<platform>:<id>`) or everywhere,
         as `/fc top` shows it, for its page; None for a game the bot does not play."""

@@ -40,6 +40,7 @@ class Watched:
     text: str  # the status the channel gets with `/fc board`, or how the game ended
     seats: tuple[str, ...]  # players' names, in seat order
     place: str  # where the table is ("#general", "Group › Topic"), "" if not known
+    drawing: str  # how the page draws the table: "svg" or "png" (`GameInfo.web_board`)
 
 
 async def find(ctx: Context, channel: Channel, game_id: str) -> tuple[Loaded, bool] | None:
@@ -82,6 +83,7 @@ async def watch(ctx: Context, channel: Channel, game_id: str) -> Watched | None:
         text=MENTION.sub(lambda m: names.get(m[1], "?"), text),
         seats=tuple(s.name for s in table.seats),
         place=table.place,
+        drawing=table.module.web_board,
     )
 
 
@@ -108,6 +110,26 @@ async def board(ctx: Context, channel: Channel, game_id: str) -> tuple[int, byte
     lang = await ctx.channel_language(channel)
     image = await loaded.table.module.visit(_image, ctx, loaded, lang, ended)
     return loaded.record.version, image
+
+
+async def board_svg(ctx: Context, channel: Channel, game_id: str) -> tuple[int, str] | None:
+    """The table's board as SVG for the page, as the channel sees it, with the version it
+    shows; None if there is no such game, it has not started or its game draws none."""
+    found = await find(ctx, channel, game_id)
+    if found is None or found[0].table.game is None or found[0].table.module.web_board != "svg":
+        return None
+    loaded = found[0]
+    lang = await ctx.channel_language(channel)
+    drawing = await loaded.table.module.visit(_svg, ctx, loaded, lang)
+    return loaded.record.version, drawing
+
+
+async def _svg(game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, lang: str) -> str:
+    table = loaded.table
+    game = load_game(game_module, table)
+    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
+    view = game_module.view(game, None)
+    return await ctx.draw(lambda: game_module.table_svg(at, view))
 
 
 async def _image(

@@ -32,6 +32,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import TypeVar
 
 from aiohttp import web
 
@@ -73,7 +74,7 @@ def _state(watched: Watched, path: str) -> dict[str, object]:
     return {
         **asdict(watched),
         "seats": list(watched.seats),
-        "board": f"{path}/board.png?v={watched.version}" if watched.started else "",
+        "board": f"{path}/board.{watched.drawing}?v={watched.version}" if watched.started else "",
     }
 
 
@@ -113,18 +114,21 @@ async def state(request: web.Request) -> web.Response:
     return web.json_response(_state(watched, path))
 
 
-async def board(request: web.Request) -> web.Response:
-    service = request.app[SERVICE]
+T = TypeVar("T")
+
+
+async def _drawn(
+    request: web.Request,
+    suffix: str,
+    draw: Callable[[], Awaitable[tuple[int, T] | None]],
+) -> tuple[T, dict[str, str]]:
+    """A table's picture (`suffix`: "png" or "svg") and its caching headers: one drawing a
+    change for all of a table's watchers in this process; a version newer than the one kept
+    (heard of through another process first) is drawn afresh."""
     channel, game_id, _ = table_of(request)
     asked = request.query.get("v", "")
-
-    def draw() -> Awaitable[tuple[int, bytes] | None]:
-        return service.board(channel.platform, channel.channel_id, game_id)
-
     try:
-        # One drawing a change for all of a table's watchers in this process; a version newer
-        # than the one kept (heard of through another process first) is drawn afresh.
-        drawn = await request.app[HUB].read(channel, f"{game_id}.png", draw)
+        drawn = await request.app[HUB].read(channel, f"{game_id}.{suffix}", draw)
         if drawn is not None and asked.isdigit() and int(asked) > drawn[0]:
             drawn = await draw()
     except StoreUnavailable as error:
@@ -133,10 +137,31 @@ async def board(request: web.Request) -> web.Response:
         raise web.HTTPNotFound() from error
     if drawn is None:
         raise web.HTTPNotFound()
-    version, image = drawn
-    # The image of a version never changes: the page asks for it by version, and caches it.
+    version, picture = drawn
+    # The picture of a version never changes: the page asks for it by version, and caches it.
     cache = "public, max-age=86400, immutable" if asked == str(version) else "no-store"
-    return web.Response(body=image, content_type="image/png", headers={"Cache-Control": cache})
+    return picture, {"Cache-Control": cache}
+
+
+async def _picture(request: web.Request, suffix: str) -> web.Response:
+    service = request.app[SERVICE]
+    channel, game_id, _ = table_of(request)
+    where = (channel.platform, channel.channel_id, game_id)
+    if suffix == "svg":
+        drawing, headers = await _drawn(request, suffix, lambda: service.board_svg(*where))
+        return web.Response(text=drawing, content_type="image/svg+xml", headers=headers)
+    image, headers = await _drawn(request, suffix, lambda: service.board(*where))
+    return web.Response(body=image, content_type="image/png", headers=headers)
+
+
+async def board(request: web.Request) -> web.Response:
+    """The table's picture as the chat gets it (PNG)."""
+    return await _picture(request, "png")
+
+
+async def board_svg(request: web.Request) -> web.Response:
+    """The board as the page draws it, for a game that draws it in SVG."""
+    return await _picture(request, "svg")
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -203,6 +228,7 @@ def app(service: GameService, hub: Hub) -> web.Application:
     made.router.add_get(table, page)
     made.router.add_get(table + "/state", state)
     made.router.add_get(table + "/board.png", board)
+    made.router.add_get(table + "/board.svg", board_svg)
     made.router.add_get(table + "/events", events)
     made.router.add_get(table + "/seat", seat)
     made.router.add_post(table + "/press", press)

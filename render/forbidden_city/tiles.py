@@ -24,18 +24,18 @@ ART_CACHE_BYTES = 20 << 20
 Point = tuple[float, float]
 
 # Part outlines in unit coordinates (x east, y south), by diagonal kind and part index.
-_PARTS: dict[str, tuple[tuple[Point, ...], ...]] = {
+PARTS: dict[str, tuple[tuple[Point, ...], ...]] = {
     "": (((0, 0), (1, 0), (1, 1), (0, 1)),),
     "/": (((0, 0), (1, 0), (0, 1)), ((1, 0), (1, 1), (0, 1))),
     "\\": (((0, 0), (1, 0), (1, 1)), ((0, 0), (1, 1), (0, 1))),
 }
-_CENTRES: dict[str, tuple[Point, ...]] = {
+CENTRES: dict[str, tuple[Point, ...]] = {
     "": ((0.5, 0.5),),
     "/": ((0.34, 0.34), (0.66, 0.66)),
     "\\": ((0.66, 0.34), (0.34, 0.66)),
 }
 # Direction along each diagonal, to line up two advisors in a triangle.
-_ALONG: dict[str, Point] = {"": (1.0, 0.0), "/": (0.707, -0.707), "\\": (0.707, 0.707)}
+ALONG: dict[str, Point] = {"": (1.0, 0.0), "/": (0.707, -0.707), "\\": (0.707, 0.707)}
 
 
 def wall_width(size: int) -> int:
@@ -175,7 +175,7 @@ def _advisors(
     r = s * (0.11 if small else 0.135)
     line = r * 0.24
     if tile.advisors == 2:
-        ux, uy = _ALONG[tile.diagonal]
+        ux, uy = ALONG[tile.diagonal]
         d = r * 1.25
         for sign in (-1, 1):
             draw_marker(draw, seat, cx + sign * ux * d, cy + sign * uy * d, r, line)
@@ -267,14 +267,14 @@ def _draw_cell(
     if kind in ("temple", "garden"):
         draw.rectangle((0, 0, s, s), fill=pal.TEMPLE_FLOOR if kind == "temple" else pal.GARDEN)
         if kind == "temple" and 0 in lit:
-            _hatch(image, _poly(_PARTS[""][0], s), s)
+            _hatch(image, _poly(PARTS[""][0], s), s)
         elif kind == "temple" and 0 in done:
-            _hatch(image, _poly(_PARTS[""][0], s), s, pal.SEAM["W"], thin=True)
+            _hatch(image, _poly(PARTS[""][0], s), s, pal.SEAM["W"], thin=True)
         (_temple if kind == "temple" else _garden)(draw, s)
         _walls(draw, code, s, t)
         return image.reduce(k)
     tile = Tile.parse(code)
-    parts = _PARTS[tile.diagonal]
+    parts = PARTS[tile.diagonal]
     for index, colour in enumerate(tile.colours):
         draw.polygon(_poly(parts[index], s), fill=pal.FLOOR[colour])
     for index in lit:
@@ -290,7 +290,7 @@ def _draw_cell(
         _diagonal(draw, tile, s, t)
     _walls(draw, tile.edges, s, t)
     if tile.dragon or tile.advisors:
-        ux, uy = _CENTRES[tile.diagonal][tile.content_part]
+        ux, uy = CENTRES[tile.diagonal][tile.content_part]
         cx, cy = ux * s, uy * s
         if tile.dragon:
             _dragon(draw, cx, cy, s * (0.15 if tile.diagonal else 0.2))

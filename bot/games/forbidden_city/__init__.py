@@ -22,6 +22,7 @@ from engine.forbidden_city.replay import steps_of
 from engine.forbidden_city.view import SeatView
 from render.animation import animate_views
 from render.forbidden_city import palette as tile_palette
+from render.forbidden_city.svg import board_svg
 
 from ...i18n import N_, tr
 from ...refused import Refused
@@ -86,6 +87,7 @@ class ForbiddenCity:
     button_kinds: frozenset[str] = frozenset({"sp", "pg", "pv", "ok"})
     secret: str = N_("your tile")
     engine: str = "engine.forbidden_city"
+    web_board: str = "svg"
     new_options: tuple[NewOption, ...] = (
         NewOption(
             N_("side"), N_("Which side of the start tile to play"), (N_("beginner"), N_("advanced"))
@@ -257,6 +259,9 @@ class ForbiddenCity:
 
     def table_image(self, at: At, view: SeatView) -> bytes:
         return render.table_png(view, at.names, tr=at.words)
+
+    def table_svg(self, at: At, view: SeatView) -> str:
+        return board_svg(view, tr(at.lang, "The table"))
 
     def final_text(self, at: At, game: Game, voted_end: bool) -> str:
         if game.is_over:

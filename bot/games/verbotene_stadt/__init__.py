@@ -55,6 +55,7 @@ class VerboteneStadt:
     button_kinds: frozenset[str] = menus.KINDS
     secret: str = N_("your secret bribe")
     engine: str = "engine.verbotene_stadt"
+    web_board: str = "png"
     new_options: tuple[NewOption, ...] = (
         NewOption(
             N_("teams"), N_("Die Verbotene Stadt for 4: partners sit opposite and add their points")
@@ -208,6 +209,9 @@ class VerboteneStadt:
 
     def table_image(self, at: At, view: SeatView) -> bytes:
         return vs_render.table_png(view, at.names, tr=at.words)
+
+    def table_svg(self, at: At, view: SeatView) -> str:
+        raise NotImplementedError("Die Verbotene Stadt's page shows its PNG")
 
     def final_text(self, at: At, game: Game, voted_end: bool) -> str:
         return texts.final_text(at, game, voted_end)
