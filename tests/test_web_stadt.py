@@ -56,15 +56,17 @@ def _token(channel: str, game_id: str, user: str) -> str:
 async def public_bytes(
     http: aiohttp.ClientSession, address: str, channel: str, game_id: str
 ) -> bytes:
-    """Every public byte of a table: its page, its state and its image, with its own
-    address taken out (it differs between tables)."""
+    """Every public byte of a table: its page, its state and its pictures (the chat's PNG,
+    the page's SVG), with its own address taken out (it differs between tables)."""
     path = f"/t/console/{channel}/{game_id}"
     out = b""
     for part in ("", "/state"):
         async with http.get(address + path + part) as answer:
             out += await answer.read()
-    async with http.get(f"{address}{path}/board.png") as answer:
-        out += await answer.read()
+    for picture in ("board.png", "board.svg"):
+        async with http.get(f"{address}{path}/{picture}") as answer:
+            assert answer.status == 200
+            out += await answer.read()
     return out.replace(path.encode(), b"<table>")
 
 

@@ -61,7 +61,7 @@ def square_box(sq: Square) -> tuple[int, int, int, int]:
     return ox + x * CELL, oy + y * CELL, ox + (x + 1) * CELL, oy + (y + 1) * CELL
 
 
-def _centre(sq: Square) -> tuple[int, int]:
+def centre(sq: Square) -> tuple[int, int]:
     x0, y0, x1, y1 = square_box(sq)
     return (x0 + x1) // 2, (y0 + y1) // 2
 
@@ -100,7 +100,7 @@ def _static(board: Board) -> Image.Image:
     for number in board.pavilions:
         _outline(draw, board, number, pal.cloth(COLOURS[number]), 4, inset=4)
         for sq, d in board.doors(number):
-            x0, y0, x1, y1 = _edge(sq, d)
+            x0, y0, x1, y1 = edge(sq, d)
             draw.line((x0, y0, x1, y1), fill=pal.DOOR, width=7)
     ox, oy = board_origin()
     draw.rectangle(
@@ -115,7 +115,7 @@ def _static(board: Board) -> Image.Image:
     return image
 
 
-def _edge(sq: Square, direction: str) -> tuple[int, int, int, int]:
+def edge(sq: Square, direction: str) -> tuple[int, int, int, int]:
     x0, y0, x1, y1 = square_box(sq)
     return {
         "N": (x0, y0, x1, y0),
@@ -139,12 +139,12 @@ def _outline(
             dx, dy = _DELTA[d]
             if (x + dx, y + dy) in own:
                 continue
-            x0, y0, x1, y1 = _edge((x, y), d)
+            x0, y0, x1, y1 = edge((x, y), d)
             ix0, iy0, ix1, iy1 = (k * inset for k in _INSET[d])
             draw.line((x0 + ix0, y0 + iy0, x1 + ix1, y1 + iy1), fill=colour, width=width)
 
 
-def _door(board: Board, sq: Square, pavilion: int) -> tuple[Square, str] | None:
+def door_of(board: Board, sq: Square, pavilion: int) -> tuple[Square, str] | None:
     """The door of `pavilion` beside `sq`, as (sq, direction), if there is one."""
     own = board.pavilions.get(pavilion, ())
     for d in DIRECTIONS:
@@ -154,14 +154,14 @@ def _door(board: Board, sq: Square, pavilion: int) -> tuple[Square, str] | None:
     return None
 
 
-def _label_point(board: Board, number: int) -> tuple[int, int]:
+def label_point(board: Board, number: int) -> tuple[int, int]:
     """Where the pavilion's number and cards are written: the middle of its longest straight
     row or column of squares (all of them for a square pavilion), clear of its walls."""
     own = board.pavilions[number]
     lines = [[sq for sq in own if sq[axis] == k] for axis in (0, 1) for k in {s[axis] for s in own}]
     longest = max(len(line) for line in lines)
     chosen = own if sum(len(line) == longest for line in lines) > 1 else max(lines, key=len)
-    centres = [_centre(sq) for sq in chosen]
+    centres = [centre(sq) for sq in chosen]
     return (
         sum(x for x, _ in centres) // len(centres),
         sum(y for _, y in centres) // len(centres),
@@ -194,12 +194,12 @@ def _draw_path(
     """The last move: its first and last squares framed (a one-square move stays visible), a
     line through the squares where it turned, a dot where it stopped; an entry ends on the door
     it went through."""
-    points = [_centre(sq) for sq in path]
+    points = [centre(sq) for sq in path]
     for sq in (path[0], path[-1]) if len(path) >= 2 else ():
         x0, y0, x1, y1 = square_box(sq)
         draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=pal.PATH, width=3)
     if door is not None:
-        x0, y0, x1, y1 = _edge(*door)
+        x0, y0, x1, y1 = edge(*door)
         points.append(((x0 + x1) // 2, (y0 + y1) // 2))
     if len(points) >= 2:
         draw.line(points, fill=pal.PATH, width=6, joint="curve")
@@ -277,7 +277,7 @@ def table_image(
         colour = pal.cloth(COLOURS[number])
         if number == view.open_pavilion:
             _outline(draw, board, number, pal.OPEN, 7, inset=-1)
-        cx, cy = _label_point(board, number)
+        cx, cy = label_point(board, number)
         stamp(
             image,
             (cx, cy - 7),
@@ -299,15 +299,15 @@ def table_image(
     last = view.last_move
     if last is not None:
         path: list[Square] = [(x, y) for x, y in last.path]
-        door = _door(board, path[-1], last.entered) if last.entered is not None else None
+        door = door_of(board, path[-1], last.entered) if last.entered is not None else None
         _draw_path(draw, path, door)
     bribe = view.bribe
     for code, sq in view.officials.items():
-        centre = _centre((sq[0], sq[1]))
+        middle = centre((sq[0], sq[1]))
         if code == bribe:
-            cx, cy = centre
+            cx, cy = middle
             draw.ellipse((cx - 19, cy - 19, cx + 19, cy + 19), outline=pal.BRIBE, width=4)
-        draw_pawn(image, centre, code)
+        draw_pawn(image, middle, code)
     _panel(image, view, names, tr_, plan)
     return image
 

@@ -29,6 +29,7 @@ from engine.verbotene_stadt.replay import steps_of
 from engine.verbotene_stadt.view import SeatView
 from render.animation import animate_views
 from render.verbotene_stadt import palette as stadt_palette
+from render.verbotene_stadt.svg import board_svg
 
 from ...i18n import N_, tr
 from ...refused import Refused
@@ -55,7 +56,7 @@ class VerboteneStadt:
     button_kinds: frozenset[str] = menus.KINDS
     secret: str = N_("your secret bribe")
     engine: str = "engine.verbotene_stadt"
-    web_board: str = "png"
+    web_board: str = "svg"
     new_options: tuple[NewOption, ...] = (
         NewOption(
             N_("teams"), N_("Die Verbotene Stadt for 4: partners sit opposite and add their points")
@@ -211,7 +212,7 @@ class VerboteneStadt:
         return vs_render.table_png(view, at.names, tr=at.words)
 
     def table_svg(self, at: At, view: SeatView) -> str:
-        raise NotImplementedError("Die Verbotene Stadt's page shows its PNG")
+        return board_svg(view, tr(at.lang, "The table"))
 
     def final_text(self, at: At, game: Game, voted_end: bool) -> str:
         return texts.final_text(at, game, voted_end)
