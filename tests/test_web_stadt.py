@@ -92,7 +92,7 @@ async def test_bribes_and_a_move_from_the_pages_with_nothing_secret_in_public(
         # The same public bytes, whatever the bribes: no secret reaches a watcher.
         public = [await public_bytes(http, address, room, g) for room, g in games.items()]
         assert public[0] == public[1]
-        assert b"bribe is" not in public[0]
+        assert b"secret bribe is" not in public[0]  # the private answer's words
 
         # The player to move slides an official from the page, then confirms.
         room, game_id = "room1", games["room1"]

@@ -19,6 +19,7 @@ import pytest
 import render.forbidden_city as render
 from bot.actor import Actor
 from bot.config import Settings
+from bot.replies import Reply
 from bot.service import GameService
 from bot.store import Channel, Store
 from bot.table import Table
@@ -58,8 +59,8 @@ async def deal(service: GameService, names: dict[str, str] | None = None) -> str
     return f"/t/console/{CHANNEL}/{found[1]}"
 
 
-async def move(service: GameService) -> None:
-    """The player to act places their tile somewhere legal."""
+async def move(service: GameService) -> Reply:
+    """The player to act places their tile somewhere legal; what the chat is told."""
     found = await table_of(service.store)
     assert found is not None
     table = found[0]
@@ -68,6 +69,7 @@ async def move(service: GameService) -> None:
     user = table.user_of(game.current).user_id
     reply = await service.command(who(user), f"play {spot.number} {spot.rotations[0]}")
     assert reply.ok, reply.private
+    return reply
 
 
 @pytest.fixture
@@ -96,7 +98,7 @@ async def test_the_deal_and_the_board_carry_the_tables_link(store: Store) -> Non
 
 async def test_the_page_shows_what_the_channel_is_shown(service: GameService, site: Site) -> None:
     path = await deal(service)
-    await move(service)
+    moved = await move(service)
     shown = await service.command(who("bob"), "board")
     address = await site(service)
     async with aiohttp.ClientSession() as http:
@@ -119,6 +121,10 @@ async def test_the_page_shows_what_the_channel_is_shown(service: GameService, si
     for user, name in (("ann", "Ann"), ("bob", "Bob")):
         words = words.replace(f"\x02u:{user}\x03", name)
     assert state["text"] == words
+    # The game's log: the move in the very sentence the chat was told.
+    [told] = state["log"]
+    assert told in moved.public[0].text and told.endswith(".") and "places a tile" in told
+    assert f"<li>{told}</li>" in html
     assert png == shown.public[0].image
     # The page draws the same board in SVG: the same tiles, the same last move ringed.
     found = await table_of(service.store)

@@ -239,6 +239,11 @@ class GameModule(GameInfo, Protocol[G, V, A]):
         """The channel's image, from the public view."""
         ...
 
+    def log_words(self, at: At, data: Record) -> list[str]:
+        """Every action of the game of `data` in the sentences the chat was told, in order
+        (replayed from the record: the chat's own words, so nothing secret)."""
+        ...
+
     def table_svg(self, at: At, view: V) -> str:
         """The board as SVG for the web page, from the public view: crisp at any size
         (only asked of a game whose `web_board` is "svg")."""

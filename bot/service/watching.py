@@ -41,6 +41,7 @@ class Watched:
     seats: tuple[str, ...]  # players' names, in seat order
     place: str  # where the table is ("#general", "Group › Topic"), "" if not known
     drawing: str  # how the page draws the table: "svg" or "png" (`GameInfo.web_board`)
+    log: tuple[str, ...] = ()  # the last actions in the chat's sentences, oldest first
 
 
 async def find(ctx: Context, channel: Channel, game_id: str) -> tuple[Loaded, bool] | None:
@@ -72,8 +73,10 @@ async def watch(ctx: Context, channel: Channel, game_id: str) -> Watched | None:
             high=table.most,
             names=", ".join(s.name for s in table.seats),
         )
+        log: list[str] = []
     else:
         text = table.module.visit(_words, ctx, loaded, lang, ended)
+        log = await table.module.visit(_log, ctx, loaded, lang)
     return Watched(
         title=tr(lang, table.module.title),
         lang=lang,
@@ -84,7 +87,25 @@ async def watch(ctx: Context, channel: Channel, game_id: str) -> Watched | None:
         seats=tuple(s.name for s in table.seats),
         place=table.place,
         drawing=table.module.web_board,
+        log=tuple(MENTION.sub(lambda m: names.get(m[1], "?"), line) for line in log),
     )
+
+
+LOG_LINES = 12  # sentences of the game's log a page shows
+
+
+async def _log(
+    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, lang: str
+) -> list[str]:
+    """The game's last actions as the chat was told them: the game replayed from its record
+    (a long game takes some milliseconds, so off the event loop, once a change for all of a
+    table's pages)."""
+    table, data = loaded.table, loaded.table.game
+    if data is None:
+        return []
+    at = ctx.at(table, loaded.channel.channel_id, lang, 0)
+    lines = await ctx.draw(lambda: game_module.log_words(at, data))
+    return [line for line in lines if line][-LOG_LINES:]
 
 
 def _words(

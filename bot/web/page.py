@@ -37,6 +37,8 @@ def table_page(watched: Watched, paths: dict[str, str]) -> str:
     players = escape(tr(lang, "Players"))
     now = escape(tr(lang, "Now"))
     yours = escape(tr(lang, "Your seat"))
+    moves = escape(tr(lang, "Moves"))
+    story = "".join(f"<li>{escape(line)}</li>" for line in watched.log)
     view = escape(tr(lang, "What you see"))
     return (
         _head(lang, watched.title, "table.js")
@@ -66,6 +68,10 @@ def table_page(watched: Watched, paths: dict[str, str]) -> str:
 <section aria-labelledby="news">
 <h2 id="news">{now}</h2>
 <p id="status" aria-live="polite">{escape(watched.text)}</p>
+</section>
+<section aria-labelledby="told">
+<h2 id="told">{moves}</h2>
+<ol id="story">{story}</ol>
 </section>
 </main>
 </body>

@@ -13,8 +13,8 @@ from typing import Literal, ParamSpec, TypeVar
 
 import render.forbidden_city as render
 from engine.core.errors import IllegalMove
-from engine.forbidden_city import DISCARD, Game, Move, Place
-from engine.forbidden_city.game import TILES_LEFT_AT_END, from_record, to_record
+from engine.forbidden_city import DISCARD, Game, Move, Place, parse_move
+from engine.forbidden_city.game import TILES_LEFT_AT_END, dealt, from_record, to_record
 from engine.forbidden_city.players import choose_greedy
 from engine.forbidden_city.preview import after
 from engine.forbidden_city.record import GameRecord as FcRecord
@@ -259,6 +259,14 @@ class ForbiddenCity:
 
     def table_image(self, at: At, view: SeatView) -> bytes:
         return render.table_png(view, at.names, tr=at.words)
+
+    def log_words(self, at: At, data: Record) -> list[str]:
+        game, actions = dealt(FcRecord.model_validate(data))
+        return [
+            line
+            for seat, text in actions
+            for line in self.act(at, game, seat, parse_move(text)).lines
+        ]
 
     def table_svg(self, at: At, view: SeatView) -> str:
         return board_svg(view, tr(at.lang, "The table"))

@@ -211,6 +211,14 @@ class VerboteneStadt:
     def table_image(self, at: At, view: SeatView) -> bytes:
         return vs_render.table_png(view, at.names, tr=at.words)
 
+    def log_words(self, at: At, data: Record) -> list[str]:
+        record = GameRecord.model_validate(data)
+        game = fresh(record)
+        lines = []
+        for seat, text in record.actions:
+            lines.extend(self.act(at, game, seat, self.parse_action(text)).lines)
+        return lines
+
     def table_svg(self, at: At, view: SeatView) -> str:
         return board_svg(view, tr(at.lang, "The table"))
 

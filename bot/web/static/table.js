@@ -21,6 +21,14 @@ function show(state) {
       return item;
     }),
   );
+  const story = document.getElementById("story");
+  story.replaceChildren(
+    ...state.log.map((line) => {
+      const item = document.createElement("li");
+      item.textContent = line;
+      return item;
+    }),
+  );
   const figure = document.getElementById("figure");
   const board = document.getElementById("board");
   figure.hidden = !state.board;
