@@ -8,27 +8,24 @@ import { launchData } from "./telegram.js";
 const main = document.getElementById("table");
 const connection = document.getElementById("connection");
 
+// A list's items, one per text, as text (never markup).
+function listed(id, texts) {
+  document.getElementById(id).replaceChildren(
+    ...texts.map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }),
+  );
+}
+
 function show(state) {
   document.title = state.title;
   document.getElementById("title").textContent = state.title;
   document.getElementById("place").textContent = state.place;
   document.getElementById("status").textContent = state.text;
-  const seats = document.getElementById("seats");
-  seats.replaceChildren(
-    ...state.seats.map((name) => {
-      const item = document.createElement("li");
-      item.textContent = name;
-      return item;
-    }),
-  );
-  const story = document.getElementById("story");
-  story.replaceChildren(
-    ...state.log.map((line) => {
-      const item = document.createElement("li");
-      item.textContent = line;
-      return item;
-    }),
-  );
+  listed("seats", state.seats);
+  listed("story", state.log);
   const figure = document.getElementById("figure");
   const board = document.getElementById("board");
   figure.hidden = !state.board;
