@@ -67,8 +67,10 @@ async def _follow(
         assert await _board_loaded(page)
         await expect(page.locator("#seats li")).to_have_count(2)
 
-        await move(service)  # a move in the chat: the page changes by itself
+        moved = await move(service)  # a move in the chat: the page changes by itself
         await expect(table).to_have_attribute("data-version", "4", timeout=1500)
+        told = await page.locator("#story li").last.text_content()  # in the chat's words
+        assert told and "places a tile" in told and told in moved.public[0].text
         await expect(page.locator("#board")).to_have_attribute("src", f"{path}/board.svg?v=4")
         await expect(page.locator("#board")).to_have_js_property("complete", True)
         assert await _board_loaded(page)
