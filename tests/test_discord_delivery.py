@@ -113,7 +113,7 @@ async def test_login_syncs_the_fc_group(fake: FakeDiscord, client: FcClient) -> 
     assert [c["name"] for c in fake.commands] == ["fc"]
     subcommands = {o["name"]: o for o in fake.commands[0]["options"]}
     assert set(subcommands) == {
-        "new", "join", "leave", "start", "play", "hand", "board", "status", "score",
+        "new", "join", "leave", "start", "play", "hand", "board", "status", "web",
         "rules", "abort", "lang", "notify", "games", "help", "vote", "addbot", "removebot",
         "back", "stats", "top", "history", "replay", "export", "forget",
     }  # fmt: skip
@@ -160,7 +160,7 @@ async def test_dev_guild_syncs_there(fake: FakeDiscord, service: Scripted) -> No
         ("lang", {"language": "de"}, "lang de"),
         ("notify", {"setting": "off"}, "notify off"),
         ("vote", {"choice": "skip"}, "vote skip"),
-        ("score", {}, "score"),
+        ("web", {}, "web"),
         ("help", {}, "help"),
     ],
 )

@@ -223,3 +223,19 @@ async def test_a_token_asking_too_fast_is_slowed_down_and_others_are_not(
         slowed = next(body for status, body in answers if status == 429)
         assert slowed["error"] == "Too many requests at once: wait a moment."
         assert (await seat(http, address + path, other))[0] == 200  # another player's token
+
+
+async def test_fc_web_gives_the_page_and_a_players_own_link(service: GameService) -> None:
+    _, game_id = await start(service, "room9")
+    mine = await service.command(who("ann", "room9"), "web")
+    [message] = mine.private
+    assert mine.ok and not mine.public  # privately
+    assert message.text == f"The table, live: https://fc.example/t/console/room9/{game_id}"
+    assert message.web_label == "Play on the board" and "#seat=" in message.web
+    watcher = await service.command(who("zed", "room9"), "web")
+    assert watcher.ok and watcher.private[0].web == ""  # a spectator's: no seat to play
+    assert watcher.private[0].text == message.text
+    plain = GameService(service.store, Settings(_env_file=None))  # type: ignore[call-arg]
+    refused = await plain.command(who("ann", "room9"), "web")
+    assert not refused.ok and refused.private[0].text == "This bot serves no web pages."
+    plain.computer.close()

@@ -135,9 +135,11 @@ class FcCommands(app_commands.Group):
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         await self._run(interaction, "status")
 
-    @app_commands.command(name=N_("score"), description=N_("The scores"))
-    async def score(self, interaction: discord.Interaction[Any]) -> None:
-        await self._run(interaction, "score")
+    @app_commands.command(
+        name=N_("web"), description=N_("The table's web page (your own link if you play)")
+    )
+    async def web(self, interaction: discord.Interaction[Any]) -> None:
+        await self._run(interaction, "web")
 
     @app_commands.command(name=N_("rules"), description=N_("A summary of the rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:

@@ -31,6 +31,7 @@ A = TypeVar("A")
 COMMON_HELP = (
     N_("join / leave: sit down or stand up before the start"),
     N_("board: the table"),
+    N_("web: the table's web page (your own link to play there, if you play)"),
     N_("rules: the rules in short"),
     N_("abort: end the game (the creator or an admin)"),
     N_("lang <en|fr|it|de>: the chat's language"),
@@ -73,6 +74,20 @@ async def _hand(
         choices = votes.buttons(ctx, kind, channel.channel_id, count, lang)
         shown.append(Message(text, buttons=[choices]))
     return Reply(private=shown)
+
+
+async def web(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """`/fc web`: the table's page, privately; a player's comes as their personal link,
+    which plays for their seat (a fresh one, whenever they ask)."""
+    loaded = await ctx.need(actor, lang)
+    channel, game_id = loaded.channel, loaded.record.game_id
+    line = live_line(ctx, lang, channel, game_id)
+    if not line:
+        raise Refused(tr(lang, "This bot serves no web pages."))
+    message = Message(line)
+    if loaded.table.started and loaded.table.engine_seat(actor.user_id) is not None:
+        message = with_seat_link(ctx, lang, channel, game_id, actor.user_id, message)
+    return Reply(private=[message])
 
 
 async def board(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:

@@ -51,6 +51,7 @@ COMMANDS: dict[str, Command] = {
     "back": Command(votes.back),
     "hand": Command(reading.hand),
     "board": Command(reading.board),
+    "web": Command(reading.web),
     "status": Command(reading.status),
     "score": Command(reading.status),
     "rules": Command(reading.rules, anywhere=True),
