@@ -17,20 +17,13 @@ from bot.service import GameService
 from bot.store import Channel, Store
 from engine.verbotene_stadt import Game, MoveOfficial
 from engine.verbotene_stadt.actions import Action, Bribe, Keep
-from engine.verbotene_stadt.movement import follow
 from tests.conftest import Site, fixed_seeds
 from tests.tables import load_game
 from tests.test_service import Clock, settings, table_of, who
 from tests.test_web_stadt import public_bytes
-from tests.vs_driver import Chat, act
+from tests.vs_driver import Chat, act, entering
 
 CODE = re.compile(r"\b[RYBGK]{2}\b")
-
-
-def entering(game: Game, action: Action) -> bool:
-    return isinstance(action, MoveOfficial) and (
-        follow(game.board, game.at, action.official, action.slides, game.open) is None
-    )
 
 
 def shared_choice(a: Game, b: Game, seat: str, rng: random.Random) -> Action:

@@ -7,6 +7,7 @@ by a tap where it would stop, then Confirm."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -16,10 +17,13 @@ from playwright.async_api import expect
 from bot.actor import Actor
 from bot.service import GameService
 from bot.store import Channel, Store
+from bot.table import Table
 from bot.tokens import SeatToken, sign
 from tests.browser import chromium
 from tests.conftest import Site
+from tests.tables import load_game
 from tests.test_web_seats import NOW, SECRET, Clock, press, seat, settings
+from tests.vs_driver import toward_the_pavilion
 
 PLAYERS = ("ann", "bob", "cid")
 
@@ -177,3 +181,79 @@ async def test_an_official_slid_by_taps_and_arrow_keys_in_chromium(
         )
     after = await service.store.load(Channel.of("console", "room3"))
     assert before is not None and after is not None and after.version > before.version
+
+
+async def _asked(http: aiohttp.ClientSession, url: str, token: str) -> list[dict]:  # type: ignore[type-arg]
+    """Every choice the player's page offers now: menu choices and buttons."""
+    status, body = await seat(http, url, token)
+    assert status == 200, body
+    return [
+        choice
+        for message in body["messages"]
+        for choice in [*message["choices"], *(b for row in message["buttons"] for b in row)]
+    ]
+
+
+async def test_bribes_a_bluff_called_a_take_and_a_vote_made_from_the_pages(
+    service: GameService, clock: Clock, site: Site
+) -> None:
+    """The players bribe, answer entries (doubting the first), take cards and vote on a late
+    turn from their pages; the moves themselves are typed in the chat, entering whenever the
+    rules let them."""
+    game_id = await _deal(service, "room4")
+    address = await site(service)
+    url = f"{address}/t/console/room4/{game_id}"
+    tokens = {user: _token("room4", game_id, user) for user in PLAYERS}
+    rng = random.Random(5)
+    doubted = taken = 0
+    async with aiohttp.ClientSession() as http:
+        for _ in range(300):
+            record = await service.store.load(Channel.of("console", "room4"))
+            assert record is not None
+            table = Table.model_validate_json(record.data)
+            game = load_game(table)
+            if game.is_over or (doubted and taken):
+                break
+            turn = game.to_act[0]
+            user = table.user_of(turn.seat).user_id
+            if turn.kind == "move":  # typed in the chat
+                action = toward_the_pavilion(game, turn.seat, rng)
+                reply = await service.command(
+                    Actor("console", "room4", user, user), f"play {action}"
+                )
+                assert reply.ok, reply.private
+                continue
+            offered = await _asked(http, url, tokens[user])
+            labels = [c["label"] for c in offered]
+            if turn.kind == "answer":
+                pick = "Doubt" if "Doubt" in labels and not doubted else "Believe"
+                doubted += pick == "Doubt"
+            elif turn.kind == "take":
+                pick = next((label for label in labels if label != "Take nothing"), labels[0])
+                taken += pick != "Take nothing"
+            else:  # a bribe, in secret: each player their own official
+                pick = labels[PLAYERS.index(user) * 5 % len(labels)]
+            data = next(c["data"] for c in offered if c["label"] == pick)
+            status, body = await press(http, url, tokens[user], data)
+            assert status == 200 and body["ok"], (turn.kind, pick, body)
+        assert doubted and taken, (doubted, taken)
+
+        # The turn runs past its limit: the others vote from their pages.
+        record = await service.store.load(Channel.of("console", "room4"))
+        assert record is not None
+        table = Table.model_validate_json(record.data)
+        late = {table.user_of(t.seat).user_id for t in load_game(table).to_act}
+        clock.now += 73 * 3600  # their links of three days ago have expired: fresh ones
+        await service.fire_due("console")
+        for user in PLAYERS:
+            if user in late:
+                continue
+            token = sign(
+                SECRET.encode(), SeatToken("console", "room4", game_id, user, clock.now + 3600)
+            )
+            offered = await _asked(http, url, token)
+            skip = next(c["data"] for c in offered if c["label"] == "Skip the turn")
+            status, body = await press(http, url, token, skip)
+            assert status == 200 and body["ok"], body
+    told = [m.text for _, _, reply in await service.fire_due("console") for m in reply.public]
+    assert any("voted to skip" in text for text in told), told

@@ -56,6 +56,34 @@ def tells_a_bribe(text: str, bribes: set[str]) -> bool:
     return any(f": {code} (" in text or f"Keep {code}" in text for code in bribes)
 
 
+def entering(game: Game, action: Action) -> bool:
+    """Whether `action` moves an official into the open pavilion."""
+    return isinstance(action, MoveOfficial) and (
+        follow(game.board, game.at, action.official, action.slides, game.open) is None
+    )
+
+
+def toward_the_pavilion(game: Game, seat: str, rng: random.Random) -> Action:
+    """A move that enters the open pavilion if one can, else brings the seat's own bribe
+    nearest to it (entries, and so answers and takes, come soon), else any."""
+    legal = game.legal_actions(seat)
+    entries = [a for a in legal if entering(game, a)]
+    if entries:
+        return rng.choice(entries)
+    own = game.bribes[game.seat_index(seat)]
+    target = game.board.pavilions.get(game.open, ()) if game.open is not None else ()
+
+    def distance(action: Action) -> int:
+        if not isinstance(action, MoveOfficial) or action.official != own or not target:
+            return 10**6
+        end = follow(game.board, game.at, action.official, action.slides, game.open)
+        assert end is not None
+        return min(abs(end[0] - x) + abs(end[1] - y) for x, y in target)
+
+    best = min(legal, key=distance)
+    return best if distance(best) < 10**6 else rng.choice(legal)
+
+
 def hasty(game: Game, seat: str, rng: random.Random) -> Action:
     """`greedy`, but entering the open pavilion whenever the rules let it: short games."""
     if game.to_act[0].kind == "move":
