@@ -1,8 +1,8 @@
 """Die Verbotene Stadt from the players' pages, over HTTP against the real server and Redis:
 secret bribes chosen on the page, an official slid and confirmed there and told in the chat,
 and public responses that do not depend on the secrets at all; and in Chromium, a move
-made on the board: the official tapped on its square, a slide by its arrow key, the next
-by a tap where it would stop, then Confirm."""
+made on the board: the official tapped on its square, a slide by a swipe, then again by its
+arrow key, the next by a tap where it would stop, then Confirm."""
 
 from __future__ import annotations
 
@@ -157,9 +157,23 @@ async def test_an_official_slid_by_taps_and_arrow_keys_in_chromium(
         await officials.first.wait_for()
         await officials.first.click()  # the official, on its square
         await expect(page.locator("#choices .text").first).to_contain_text("Choose its first")
-        # The first slide by its arrow key (up is north), as its button names it.
+        # The first slide by a swipe across the board, the way its button points.
         first = page.locator("#choices .buttons button[data-choice*=':vs:']").first
         label = await first.inner_text()
+        box = await page.locator("#choices .tapboard").bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        way = {"↑": (0, -80), "→": (80, 0), "↓": (0, 80), "←": (-80, 0)}[label[0]]
+        await page.mouse.move(x, y)
+        await page.mouse.down()
+        await page.mouse.move(x + way[0], y + way[1], steps=5)
+        await page.mouse.up()
+        await expect(page.locator("#choices .text").first).to_contain_text("Preview")
+        assert label[0] in await page.locator("#choices .text").first.inner_text()
+        await asyncio.sleep(0.3)
+        await page.get_by_role("button", name="Start again").click()
+        await expect(page.locator("#choices .text").first).to_contain_text("Choose its first")
+        # Then by its arrow key (up is north), as its button names it.
         key = {"↑": "ArrowUp", "→": "ArrowRight", "↓": "ArrowDown", "←": "ArrowLeft"}
         await asyncio.sleep(0.3)
         await page.keyboard.press(key[label[0]])

@@ -99,6 +99,7 @@ export class Seat {
     board.className = "tapboard";
     view.replaceWith(board);
     board.append(view);
+    if (Object.keys(this.keys).some((key) => key.startsWith("Arrow"))) this.swipes(board);
     for (const target of targets) {
       const button = document.createElement("button");
       button.type = "button";
@@ -115,6 +116,27 @@ export class Seat {
       button.addEventListener("click", () => this.press(target.data, button));
       board.append(button);
     }
+  }
+
+  // A swipe across the board presses what its arrow key presses (sliding an official), when
+  // the server offers that key; a short touch stays a tap.
+  swipes(board) {
+    board.classList.add("swipes");
+    board.querySelector("img").draggable = false; // a drag of the picture is a swipe here
+    let start = null;
+    board.addEventListener("pointerdown", (event) => {
+      start = [event.clientX, event.clientY];
+    });
+    board.addEventListener("pointerup", (event) => {
+      if (!start) return;
+      const dx = event.clientX - start[0];
+      const dy = event.clientY - start[1];
+      start = null;
+      if (Math.max(Math.abs(dx), Math.abs(dy)) < 40) return;
+      const across = Math.abs(dx) > Math.abs(dy);
+      const key = across ? (dx > 0 ? "ArrowRight" : "ArrowLeft") : dy > 0 ? "ArrowDown" : "ArrowUp";
+      if (this.keys[key]) this.press(this.keys[key], board);
+    });
   }
 
   message(message) {
