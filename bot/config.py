@@ -125,6 +125,11 @@ class Settings(BaseSettings):
     # The bot's Mini App's direct link (https://t.me/<bot>/<app>, made with BotFather): a
     # Telegram table's link then opens the page inside Telegram.
     telegram_mini_app: str | None = None
+    # The page as a Discord Activity: the application's OAuth2 client (its id and secret, from
+    # the Developer Portal), with which the page's `identify` code is traded for the player.
+    discord_activity: bool = False
+    discord_client_id: str | None = None
+    discord_client_secret: SecretStr | None = None
 
     @field_validator(
         "discord_token",
@@ -137,6 +142,8 @@ class Settings(BaseSettings):
         "web_url",
         "web_secret",
         "telegram_mini_app",
+        "discord_client_id",
+        "discord_client_secret",
         "bot_iterations",
         "bot_workers",
         "ops_port",
@@ -178,6 +185,10 @@ class Settings(BaseSettings):
                 raise ValueError("DISCORD_SHARD_IDS must be distinct, from 0 to the count - 1")
         if self.telegram_webhook_url is not None and self.telegram_webhook_secret is None:
             raise ValueError("TELEGRAM_WEBHOOK_URL needs TELEGRAM_WEBHOOK_SECRET")
+        if self.discord_activity and (
+            self.discord_client_id is None or self.discord_client_secret is None
+        ):
+            raise ValueError("DISCORD_ACTIVITY needs DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET")
         return self
 
     @field_validator("default_language", mode="before")

@@ -186,6 +186,11 @@ class FakeDiscord:
         self.sequence = itertools.count(2)
         self.base = ""
         self._old_base = discord.http.Route.BASE
+        # OAuth2 for the Activity: the application's client, the one-time codes Discord would
+        # give the page's SDK (code -> who authorised), the access tokens traded for them.
+        self.client_secret = "activity-secret"
+        self.codes: dict[str, Person] = {}
+        self.access: dict[str, Person] = {}
 
     # ------------------------------------------------------------------ server
     async def start(self) -> str:
@@ -206,6 +211,26 @@ class FakeDiscord:
         if self.server is not None:
             await self.server.close()
 
+    def authorise(self, person: Person) -> str:
+        """A one-time code, as the Embedded App SDK's authorize gives it after `person` said yes."""
+        code = f"code-{next(self.ids)}"
+        self.codes[code] = person
+        return code
+
+    def _token(self, form: Any) -> web.Response:
+        """`/oauth2/token`: a code traded once, by the application's own client."""
+        if (
+            form.get("client_id") != str(self.app_id)
+            or form.get("client_secret") != self.client_secret
+        ):
+            return _json({"error": "invalid_client"}, status=401)
+        person = self.codes.pop(str(form.get("code", "")), None)
+        if form.get("grant_type") != "authorization_code" or person is None:
+            return _json({"error": "invalid_grant"}, status=400)
+        access = f"access-{next(self.ids)}"
+        self.access[access] = person
+        return _json({"access_token": access, "token_type": "Bearer", "scope": "identify"})
+
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         try:
             return await self._route(request)
@@ -221,7 +246,13 @@ class FakeDiscord:
         method = request.method
         if method == "GET" and path in ("/gateway/bot", "/gateway"):
             return _json(self._gateway_info())
+        if method == "POST" and path == "/oauth2/token":
+            return self._token(body)
         if method == "GET" and path == "/users/@me":
+            auth = request.headers.get("Authorization", "")
+            if auth.startswith("Bearer "):
+                person = self.access.get(auth.removeprefix("Bearer "))
+                return _json(person.payload()) if person else _error(401, 0, "401: Unauthorized")
             return _json({**self.bot.payload(), "bot": True})
         if method == "GET" and path == "/oauth2/applications/@me":
             return _json(self._application())
@@ -716,7 +747,8 @@ def _error(status: int, code: int, message: str) -> web.Response:
 
 
 async def _read_body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
-    """JSON body, or multipart `payload_json` and `files[n]` parts, as discord.py sends them."""
+    """JSON body, or multipart `payload_json` and `files[n]` parts, as discord.py sends them
+    (or a form, as an OAuth2 client sends one)."""
     if request.content_type == "multipart/form-data":
         body: Any = {}
         files: list[tuple[str, bytes]] = []
@@ -730,6 +762,8 @@ async def _read_body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]
             else:
                 files.append((part.filename or "", bytes(data)))
         return body, files
+    if request.content_type == "application/x-www-form-urlencoded":  # OAuth2's token endpoint
+        return dict(await request.post()), []
     if request.can_read_body:
         text = await request.text()
         return (json.loads(text) if text else {}), []

@@ -42,6 +42,9 @@ VARIABLES = [
     "WEB_PORT",
     "WEB_HOST",
     "WEB_SECRET",
+    "DISCORD_ACTIVITY",
+    "DISCORD_CLIENT_ID",
+    "DISCORD_CLIENT_SECRET",
     "WEB_LINK_TTL",
     "TELEGRAM_MINI_APP",
 ]
@@ -145,11 +148,12 @@ def test_secrets_never_show_in_reprs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", "https://bot.example/tg")
     monkeypatch.setenv("TELEGRAM_WEBHOOK_SECRET", "webhook-secret")
     monkeypatch.setenv("WEB_SECRET", "links-secret")
+    monkeypatch.setenv("DISCORD_CLIENT_SECRET", "oauth-secret")
     settings = Settings()
     for text in (repr(settings), str(settings), settings.model_dump_json()):
         # The secret's field may be named, its value never.
         named = text.replace("SecretStr", "").replace("webhook_secret", "")
-        assert "secret" not in named.replace("web_secret", "")
+        assert "secret" not in named.replace("web_secret", "").replace("client_secret", "")
 
 
 def test_dotenv_file_and_blank_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -218,3 +222,12 @@ def test_the_polling_lease(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("TELEGRAM_POLL_LEASE", wrong)
         with pytest.raises(ValidationError, match="telegram_poll_lease"):
             Settings()
+
+
+def test_an_activity_needs_its_oauth_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_ACTIVITY", "on")
+    with pytest.raises(ValidationError, match="DISCORD_ACTIVITY needs DISCORD_CLIENT_ID"):
+        Settings()
+    monkeypatch.setenv("DISCORD_CLIENT_ID", "1234")
+    monkeypatch.setenv("DISCORD_CLIENT_SECRET", "oauth-secret")
+    assert Settings().discord_activity is True

@@ -1,6 +1,7 @@
 """A player's own requests: their seat's choices (`seat`) and a choice pressed (`press`),
-each with the player's token for this very table (`bot/tokens.py`), and the Telegram Mini
-App's launch traded for that token (`telegram`, and `/app` for its direct link)."""
+each with the player's token for this very table (`bot/tokens.py`), and the launches traded
+for that token: the Telegram Mini App's (`telegram`, and `/app` for its direct link) and the
+Discord Activity's (`discord_activity`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ..service import GameService
 from ..startapp import parse_start
 from ..store import Channel, StoreUnavailable
 from ..tokens import SeatToken, read, sign
+from .activity import authorised
 from .common import LIMITS, SERVICE, language, table_of
 from .limits import address
 from .page import opening_page
@@ -87,6 +89,14 @@ def _targets(message: Message) -> list[dict[str, object]]:
     ]
 
 
+async def _body(request: web.Request) -> object:
+    """A request's JSON body; 400 for anything else."""
+    try:
+        return await request.json()
+    except ValueError as error:
+        raise web.HTTPBadRequest(text="a JSON body is expected") from error
+
+
 def _shown(message: Message) -> dict[str, object]:
     """A private message as the page shows it: mentions as names, its image inline with its
     places to tap."""
@@ -122,10 +132,7 @@ async def seat(request: web.Request) -> web.Response:
 
 async def press(request: web.Request) -> web.Response:
     token = _token(request)
-    try:
-        body = await request.json()
-    except ValueError as error:
-        raise web.HTTPBadRequest(text="a JSON body is expected") from error
+    body = await _body(request)
     data = body.get("data") if isinstance(body, dict) else None
     if not isinstance(data, str) or not 0 < len(data) <= 100:
         raise web.HTTPBadRequest(text='{"data": "<a choice>"} is expected')
@@ -166,14 +173,34 @@ async def telegram(request: web.Request) -> web.Response:
     what Telegram vouches for (a spectator's page if they have no seat there)."""
     service = request.app[SERVICE]
     channel, game_id, _ = table_of(request)
-    try:
-        body = await request.json()
-    except ValueError as error:
-        raise web.HTTPBadRequest(text="a JSON body is expected") from error
+    body = await _body(request)
     launch = _launch(request, body)
     if channel.platform != "telegram" or service.settings.web_secret is None:
         return web.json_response({"token": None})
     return web.json_response({"token": _seat_token(service, channel, game_id, launch.user_id)})
+
+
+async def discord_activity(request: web.Request) -> web.Response:
+    """A Discord table's page opened as an Activity: the `identify` code its SDK got, traded
+    at Discord for the player (`activity`); back go the access token the SDK needs and the
+    player's seat token (a spectator's page if they have no seat there)."""
+    service = request.app[SERVICE]
+    channel, game_id, _ = table_of(request)
+    body = await _body(request)
+    code = body.get("code") if isinstance(body, dict) else None
+    found = None
+    if isinstance(code, str) and 0 < len(code) <= 200:
+        found = await authorised(service.settings, code)
+    if found is None:
+        lang = language(request, service.ctx.default_language)
+        text = tr(lang, "Discord did not vouch for this page: open the Activity again.")
+        raise web.HTTPForbidden(
+            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
+        )
+    token = None
+    if channel.platform == "discord" and service.settings.web_secret is not None:
+        token = _seat_token(service, channel, game_id, found.user_id)
+    return web.json_response({"access_token": found.access_token, "token": token})
 
 
 async def mini_app(request: web.Request) -> web.Response:
@@ -187,10 +214,7 @@ async def mini_app_open(request: web.Request) -> web.Response:
     """Where a Mini App's direct link leads: `startapp=` is the table (`start_param`, which
     Telegram signs with the rest), and the player's seat token if they sit there."""
     service = request.app[SERVICE]
-    try:
-        body = await request.json()
-    except ValueError as error:
-        raise web.HTTPBadRequest(text="a JSON body is expected") from error
+    body = await _body(request)
     launch = _launch(request, body)
     opened = parse_start(launch.start_param)
     if opened is None:

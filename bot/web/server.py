@@ -45,7 +45,7 @@ from .hub import Hub
 from .limits import Limits
 from .page import missing_page, table_page
 from .replays import frame, replay
-from .seats import mini_app, mini_app_open, press, seat, telegram
+from .seats import discord_activity, mini_app, mini_app_open, press, seat, telegram
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +64,21 @@ PER_TOKEN = (10.0, 30.0)  # a player's requests a second, and at once
 PER_ADDRESS = (20.0, 60.0)  # a house of players behind one address
 
 
+# Inside Discord the page is an Activity: framed by Discord's client, through its proxy.
+ACTIVITY_FRAMERS = (
+    "frame-ancestors https://discord.com https://*.discord.com https://*.discordsays.com"
+)
+
+
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
     """Every response, pages, errors, files and streams alike, before its headers go."""
     for name, value in SECURITY.items():
         response.headers.setdefault(name, value)
+    if request.app[SERVICE].settings.discord_activity:
+        policy = response.headers["Content-Security-Policy"]
+        response.headers["Content-Security-Policy"] = policy.replace(
+            "frame-ancestors 'none'", ACTIVITY_FRAMERS
+        )
 
 
 def _state(watched: Watched, path: str) -> dict[str, object]:
@@ -233,6 +244,7 @@ def app(service: GameService, hub: Hub) -> web.Application:
     made.router.add_get(table + "/seat", seat)
     made.router.add_post(table + "/press", press)
     made.router.add_post(table + "/telegram", telegram)
+    made.router.add_post(table + "/discord", discord_activity)
     made.router.add_get("/app", mini_app)
     made.router.add_post("/app/open", mini_app_open)
     kept = "/r/{platform}/{channel}/{game}"
