@@ -13,14 +13,16 @@ Every image is drawn from a seat's view (`game.view(seat)`), never from the game
     >>> png = end_png(game.view(None), names)  # once the game is over
 
 `spots(view)` numbers the legal cells the way `private_png` draws them; `cell_box` maps a cell
-to its pixels in those images; `replay_drawer(views, names)` draws a whole game's views as the
-frames of its replay (one size, one scale, the board in one place). `tr` translates every text
-drawn (None: English); the message ids are `MESSAGES`, for the bot's catalogue.
+to its pixels in those images (`cell_boxes`, many cells at once); `replay_drawer(views,
+names)` draws a whole game's views as the frames of its replay (one size, one scale, the
+board in one place). `tr` translates every text drawn (None: English); the message ids are
+`MESSAGES`, for the bot's catalogue.
 """
 
 from .images import (
     Box,
     cell_box,
+    cell_boxes,
     end_image,
     end_png,
     hand_image,
@@ -46,6 +48,7 @@ __all__ = [
     "Spot",
     "Translate",
     "cell_box",
+    "cell_boxes",
     "end_image",
     "end_png",
     "hand_image",

@@ -140,6 +140,21 @@ def cell_box(
     return plan(seen, names, view, tr).layout.cell_box(x, y)
 
 
+def cell_boxes(
+    seen: SeatView,
+    /,
+    cells: Sequence[tuple[int, int]],
+    names: Names = None,
+    view: View = "table",
+    *,
+    tr: Translate | None = None,
+) -> list[Box]:
+    """`cell_box` of each of `cells`, the image's layout worked out once for all of them (a
+    turn image's every spot, to be tapped on a page)."""
+    layout = plan(seen, names, view, tr).layout
+    return [layout.cell_box(x, y) for x, y in cells]
+
+
 def _compose(
     seen: SeatView,
     names: Names,

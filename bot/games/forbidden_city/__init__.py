@@ -8,7 +8,7 @@ shows a preview, and *Place it here* plays it; `/fc play <spot> <rotation>` does
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Literal, ParamSpec, TypeVar
 
 import render.forbidden_city as render
@@ -56,17 +56,17 @@ def _preview_data(at: At, x: int, y: int, turn: int) -> str:
 
 
 def _spot_targets(
-    at: At, spots: Sequence[render.Spot], box: Callable[[int, int], render.Box]
+    at: At, spots: Sequence[render.Spot], boxes: Sequence[render.Box]
 ) -> list[Target]:
-    """Each spot as a place to tap on the image (`box` finds its cell there): a tap shows
-    the tile there in its first fitting turn, as a spot and a rotation do in the chat."""
+    """Each spot as a place to tap on the image (`boxes`: its cell there, in order): a tap
+    shows the tile there in its first fitting turn, as a spot and a rotation do in the chat."""
     return [
         Target(
-            box(spot.x, spot.y),
+            box,
             tr(at.lang, "Spot {n}: {x},{y}", n=spot.number, x=spot.x, y=spot.y),
             _preview_data(at, spot.x, spot.y, spot.rotations[0]),
         )
-        for spot in spots
+        for spot, box in zip(spots, boxes, strict=True)
     ]
 
 
@@ -202,21 +202,17 @@ class ForbiddenCity:
             y=move.y,
             r=move.rotation,
         )
-        shown = after(mine, move)
-
-        def box(x: int, y: int) -> render.Box:
-            return render.cell_box(shown, x, y, at.names, "preview", tr=at.words)
-
+        elsewhere = [s for s in spots if (s.x, s.y) != (move.x, move.y)]
+        cells = [(s.x, s.y) for s in elsewhere] + [(move.x, move.y)]
+        *boxes, here = render.cell_boxes(after(mine, move), cells, at.names, "preview", tr=at.words)
         message = Message(text, image=image, image_name="preview.png", buttons=[row])
-        message.targets = _spot_targets(
-            at, [s for s in spots if (s.x, s.y) != (move.x, move.y)], box
-        )
+        message.targets = _spot_targets(at, elsewhere, boxes)
         if len(others) > 1:  # the tile turns: a tap on it, or R and the arrow keys
             index = others.index(move.rotation) if move.rotation in others else 0
             turned = _preview_data(at, move.x, move.y, others[(index + 1) % len(others)])
             back = _preview_data(at, move.x, move.y, others[(index - 1) % len(others)])
             label = tr(at.lang, "Turn the tile (R)")
-            message.targets.append(Target(box(move.x, move.y), label, turned))
+            message.targets.append(Target(here, label, turned))
             message.keys = {"r": turned, "ArrowRight": turned, "ArrowLeft": back}
         return message
 
@@ -326,11 +322,10 @@ class ForbiddenCity:
         image = render.private_png(mine, at.names, tr=at.words)
         message = spot_menu(at.channel_id, game, at.lang, 0)
         message.text, message.image, message.image_name = text, image, "your-turn.png"
-
-        def box(x: int, y: int) -> render.Box:
-            return render.cell_box(mine, x, y, at.names, "private", tr=at.words)
-
-        message.targets = _spot_targets(at, render.spots(mine), box)
+        spots = render.spots(mine)
+        cells = [(s.x, s.y) for s in spots]
+        boxes = render.cell_boxes(mine, cells, at.names, "private", tr=at.words)
+        message.targets = _spot_targets(at, spots, boxes)
         return message
 
     def private(self, at: At, game: Game, seat: str) -> Message:
