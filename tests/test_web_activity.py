@@ -9,14 +9,17 @@ from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
+from playwright.async_api import expect
 from pydantic import SecretStr
 
 from bot.actor import Actor
 from bot.config import Settings
+from bot.discord import FcClient
 from bot.service import GameService
 from bot.store import Channel, Store
+from tests.browser import chromium
 from tests.conftest import Site, fixed_seeds
-from tests.fake_discord import FakeDiscord, Person, fake_discord
+from tests.fake_discord import FakeDiscord, Person, dispatch, fake_discord, logged_in
 from tests.test_web_seats import SECRET, seat
 
 BACKENDS = ("single",)
@@ -96,12 +99,15 @@ async def test_another_applications_client_gets_nothing(
     async with aiohttp.ClientSession() as http:
         status, body = await _launch(http, url, discord.authorise(ANN))
         assert status == 403 and "token" not in body
-        async with http.get(url) as page:  # framed by Discord alone, inside Discord
+        async with http.get(url) as page:  # framed by Discord (or its own pages) alone
             policy = page.headers["Content-Security-Policy"]
-    assert (
-        "frame-ancestors https://discord.com" in policy
-        and "'none'" not in policy.split("frame-ancestors")[1]
-    )
+    framers = policy.split("frame-ancestors ")[1].split(";")[0].split()
+    assert framers == [
+        "'self'",
+        "https://discord.com",
+        "https://*.discord.com",
+        "https://*.discordsays.com",
+    ]
     service.computer.close()
 
 
@@ -119,3 +125,116 @@ async def test_without_the_activity_no_code_is_traded(
             assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
     assert ("POST", "/oauth2/token") not in discord.requests  # Discord was not even asked
     service.computer.close()
+
+
+PARENT = """<!doctype html><html><body>
+<iframe id="app" width="600" height="900" src="%(src)s"></iframe>
+<script>
+// Discord's client, as far as the Embedded App SDK sees it: the handshake answered with READY,
+// AUTHORIZE with the code the fake Discord made, AUTHENTICATE with the user.
+const app = document.getElementById("app");
+window.commands = [];
+window.addEventListener("message", (event) => {
+  const [opcode, data] = event.data;
+  const reply = (payload) => app.contentWindow.postMessage([1, payload], "*");
+  if (opcode === 0) {
+    reply({cmd: "DISPATCH", evt: "READY", nonce: null,
+           data: {v: 1, config: {api_endpoint: "//discord.com/api", environment: "production"}}});
+  } else if (opcode === 1) {
+    window.commands.push(data.cmd);
+    if (data.cmd === "AUTHORIZE") {
+      reply({cmd: "AUTHORIZE", evt: null, nonce: data.nonce, data: {code: "%(code)s"}});
+    } else if (data.cmd === "AUTHENTICATE") {
+      reply({cmd: "AUTHENTICATE", evt: null, nonce: data.nonce, data: {
+        access_token: data.args.access_token, scopes: ["identify"], expires: "2030-01-01",
+        user: {username: "bob", discriminator: "0", id: "%(user)s", public_flags: 0},
+        application: {id: "1", name: "fc-bot", description: ""}}});
+    }
+  }
+});
+</script></body></html>"""
+
+
+async def test_the_activity_signs_in_through_discord_and_opens_the_players_seat(
+    store: Store, site: Site, discord: FakeDiscord
+) -> None:
+    service = GameService(store, _settings(discord), seeds=fixed_seeds())
+    path = await _dealt(service)
+    address = await site(service)
+    # Discord opens the Activity's root with its launch parameters, the channel among them.
+    src = f"/activity?frame_id=f1&instance_id=i1&platform=desktop&guild_id=7&channel_id={CHANNEL}"
+    parent = PARENT % {"src": src, "code": discord.authorise(BOB), "user": BOB.id}
+    async with chromium() as browser:
+        page = await browser.new_page()
+        # Discord's client stands in the parent frame, served at the page's own origin.
+        await page.route(
+            f"{address}/discord-client.html",
+            lambda route: route.fulfill(body=parent, content_type="text/html"),
+        )
+        await page.goto(f"{address}/discord-client.html")
+        app = page.frame_locator("#app")
+        await expect(app.locator("#table")).to_have_attribute("data-version", "3", timeout=10_000)
+        await expect(app.locator("#choices .text").first).to_contain_text("Your tile")
+        frame = next(f for f in page.frames if f.parent_frame is not None)
+        assert frame.url.startswith(f"{address}{path}?frame_id=f1")  # Discord's launch kept
+        assert "seat=" not in frame.url  # the token left the address
+        assert await page.evaluate("window.commands") == ["AUTHORIZE", "AUTHENTICATE"]
+    assert ("POST", "/oauth2/token") in discord.requests
+    service.computer.close()
+
+
+async def test_play_on_the_board_launches_the_activity_from_the_channel(
+    store: Store, discord: FakeDiscord
+) -> None:
+    service = GameService(store, _settings(discord), seeds=fixed_seeds())
+    async with logged_in(FcClient(service, deadline_seconds=None)) as client:
+        for person, text in ((ANN, "new"), (BOB, "join"), (ANN, "start")):
+            await dispatch(client, discord.command_payload(person, text))
+        await dispatch(client, discord.command_payload(BOB, "board"))
+        board = discord.channel_messages()[-1]
+        button = board.button(f"fc:ac:{discord.channel_id}:0:open")
+        assert button["label"] == "Play on the board"
+        await dispatch(client, discord.press_payload(BOB, board, button["custom_id"]))
+        assert discord.last_interaction().callbacks == [{"type": 12}]  # LAUNCH_ACTIVITY
+    assert discord.unexpected == []
+    service.computer.close()
+
+
+async def test_without_the_activity_the_board_launches_nothing(
+    store: Store, discord: FakeDiscord
+) -> None:
+    plain = _settings(discord, discord_activity=False)
+    service = GameService(store, plain, seeds=fixed_seeds())
+    async with logged_in(FcClient(service, deadline_seconds=None)) as client:
+        for person, text in ((ANN, "new"), (BOB, "join"), (ANN, "start"), (BOB, "board")):
+            await dispatch(client, discord.command_payload(person, text))
+        board = discord.channel_messages()[-1]
+        assert not [c for c in board.custom_ids() if c.startswith("fc:ac:")]
+    service.computer.close()
+
+
+async def test_the_activitys_entry_refuses_what_it_cannot_open(
+    store: Store, site: Site, discord: FakeDiscord
+) -> None:
+    service = GameService(store, _settings(discord), seeds=fixed_seeds())
+    address = await site(service)
+
+    async def opened(code: object, channel: object) -> tuple[int, dict]:  # type: ignore[type-arg]
+        body = {"code": code, "channel_id": channel}
+        async with http.post(f"{address}/activity/open", json=body) as answer:
+            return answer.status, await answer.json()
+
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{address}/activity") as page:
+            assert page.status == 200 and 'src="/static/activity.js"' in await page.text()
+        status, body = await opened(discord.authorise(ANN), "999")  # no table in that channel
+        assert status == 404 and body["error"] == "There is no table here. Open one with /fc new."
+        assert body["access_token"]  # the SDK still signs in, to say so inside Discord
+        assert (await opened("made-up", CHANNEL))[0] == 403
+        assert (await opened(discord.authorise(ANN), "../etc"))[0] == 404
+    plain = GameService(store, _settings(discord, discord_activity=False))
+    address = await site(plain)
+    async with aiohttp.ClientSession() as http, http.get(f"{address}/activity") as page:
+        assert page.status == 404  # no Activity here
+    service.computer.close()
+    plain.computer.close()

@@ -34,6 +34,7 @@ __all__ = ["FcClient", "FcCommands", "actor_of"]
 log = logging.getLogger(__name__)
 # A comma-separated value typed with spaces (`2, -1`, `N, E`) is one argument, not several.
 COMMA = re.compile(r"\s*,\s*")
+LAUNCH = re.compile(r"fc:ac:\d{1,24}:0:open")  # *Play on the board*: launch the Activity
 
 # Computer players act a short pause after their turn comes (`BOT_PAUSE`): deadlines are looked
 # for every second (one small Redis read).
@@ -328,10 +329,14 @@ class FcClient(discord.AutoShardedClient):
     async def handle_press(self, interaction: discord.Interaction[Any], data: str) -> None:
         """A component press; public replies go to the game's channel the reply names. *New
         table in a thread* (`fc:nt:<channel>:0:<game>`) is the adapter's own: it opens the
-        thread where the button was pressed, as `/fc new thread:true` does."""
+        thread where the button was pressed, as `/fc new thread:true` does; so is *Play on the
+        board* (`fc:ac:<channel>:0:open`), which launches the page as the channel's Activity."""
         game = game_of_button(data)
         if game is not None:
             await self.handle_new_thread(interaction, f"new {game.words[0]}", game)
+            return
+        if LAUNCH.fullmatch(data):  # *Play on the board* under /fc board: the Activity
+            await interaction.response.launch_activity()
             return
         await self._answer(
             interaction, lambda actor: self.service.press(actor, data), str(interaction.channel_id)

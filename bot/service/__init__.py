@@ -184,6 +184,12 @@ class GameService:
         """The table's board as SVG for its page, with its version (`watching.board_svg`)."""
         return await watching.board_svg(self.ctx, Channel.of(platform, channel_id), game_id)
 
+    async def table_here(self, platform: str, channel_id: str) -> str | None:
+        """The game id of the table in a channel now (dealt or not), or None: where a Discord
+        Activity opened in that channel goes."""
+        record = await self.store.load(Channel.of(platform, channel_id))
+        return None if record is None else record.game_id
+
     async def leaderboard(self, game: str, community: str | None, lang: str) -> Reply | None:
         """A game's board (`game`: its key) in a community (`<platform>:<id>`) or everywhere,
         as `/fc top` shows it, for its page; None for a game the bot does not play."""

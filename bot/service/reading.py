@@ -15,7 +15,7 @@ from ..durations import turn_text
 from ..games import DEFAULT, MODULES, GameInfo, GameModule, Playing, by_word, module
 from ..i18n import N_, tr
 from ..refused import Refused
-from ..replies import Message, Reply
+from ..replies import Button, Message, Reply
 from ..store import Channel, StoreUnavailable
 from ..table import Table, load_game
 from . import votes
@@ -113,7 +113,12 @@ async def _board(
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
     text = game_module.status_text(at, game, _waited(ctx, table, lang))
     text = with_line(text, live_line(ctx, lang, loaded.channel, loaded.record.game_id))
-    return Reply(public=[Message(text, image=image, names=user_names(table))])
+    message = Message(text, image=image, names=user_names(table))
+    if ctx.settings.discord_activity and loaded.channel.platform == "discord":
+        # The Discord adapter answers it by launching the page as the channel's Activity.
+        launch = f"fc:ac:{loaded.channel.channel_id}:0:open"
+        message.buttons = [[Button(tr(lang, "Play on the board"), launch, "primary")]]
+    return Reply(public=[message])
 
 
 def _waited(ctx: Context, table: Table, lang: str) -> str:

@@ -118,6 +118,23 @@ def opening_page(lang: str) -> str:
     )
 
 
+def activity_page(lang: str, client_id: str) -> str:
+    """The Discord Activity's own page: its script signs the player in through Discord, then
+    goes to the table of the channel the Activity was opened in."""
+    title = tr(lang, "Opening the table…")
+    return (
+        _head(lang, title, "activity.js")
+        + f"""<body>
+<main id="activity" data-client="{escape(client_id)}">
+<h1>{escape(title)}</h1>
+<p id="said" role="alert"></p>
+</main>
+</body>
+</html>
+"""
+    )
+
+
 def replay_page(replayed: Replayed, base: str) -> str:
     """A kept game to step through: its positions one at a time (buttons, a slider, the
     arrow keys), its actions beside them, each a button that goes to the position after it."""

@@ -22,7 +22,7 @@ from ..tokens import SeatToken, read, sign
 from .activity import authorised
 from .common import LIMITS, SERVICE, language, table_of
 from .limits import address
-from .page import opening_page
+from .page import activity_page, missing_page, opening_page
 from .telegram import Launch, verify
 
 
@@ -201,6 +201,50 @@ async def discord_activity(request: web.Request) -> web.Response:
     if channel.platform == "discord" and service.settings.web_secret is not None:
         token = _seat_token(service, channel, game_id, found.user_id)
     return web.json_response({"access_token": found.access_token, "token": token})
+
+
+async def activity(request: web.Request) -> web.Response:
+    """The Activity's own address (the Developer Portal's root URL mapping): its script signs
+    the player in (`activity_open`) and goes to the channel's table."""
+    service = request.app[SERVICE]
+    lang = language(request, service.ctx.default_language)
+    client = service.settings.discord_client_id
+    if not service.settings.discord_activity or client is None:
+        raise web.HTTPNotFound(text=missing_page(lang), content_type="text/html")
+    return web.Response(text=activity_page(lang, client), content_type="text/html")
+
+
+async def activity_open(request: web.Request) -> web.Response:
+    """Where an Activity goes: the `identify` code traded for the player (`activity`), the
+    table of the channel Discord opened it in, and the player's seat token for it."""
+    service = request.app[SERVICE]
+    body = await _body(request)
+    code = body.get("code") if isinstance(body, dict) else None
+    channel_id = body.get("channel_id") if isinstance(body, dict) else None
+    lang = language(request, service.ctx.default_language)
+    found = None
+    if isinstance(code, str) and 0 < len(code) <= 200:
+        found = await authorised(service.settings, code)
+    if found is None:
+        text = tr(lang, "Discord did not vouch for this page: open the Activity again.")
+        raise web.HTTPForbidden(
+            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
+        )
+    game_id = None
+    if isinstance(channel_id, str) and channel_id.isdigit() and len(channel_id) <= 24:
+        game_id = await service.table_here("discord", channel_id)
+    if game_id is None or not isinstance(channel_id, str):
+        text = tr(lang, "There is no table here. Open one with /fc new.")
+        raise web.HTTPNotFound(
+            text=json.dumps({"error": text, "access_token": found.access_token}),
+            content_type="application/json",
+        )
+    channel = Channel.of("discord", channel_id)
+    token = None
+    if service.settings.web_secret is not None:
+        token = _seat_token(service, channel, game_id, found.user_id)
+    path = f"/t/discord/{quote(channel_id, safe='')}/{quote(game_id, safe='')}"
+    return web.json_response({"path": path, "token": token, "access_token": found.access_token})
 
 
 async def mini_app(request: web.Request) -> web.Response:

@@ -4,6 +4,7 @@ stream of changes, and the page's static files.
     GET /t/<platform>/<channel>/<game id>             the page (HTML)
     GET /t/<platform>/<channel>/<game id>/state       what the page shows (JSON)
     GET /t/<platform>/<channel>/<game id>/board.png   the channel's image of the table
+    GET /t/<platform>/<channel>/<game id>/board.svg   the board as the page draws it
     GET /t/<platform>/<channel>/<game id>/events      server-sent events: the state, at
                                                       once and after every change
     GET /t/<platform>/<channel>/<game id>/seat        a player's own: their choices now
@@ -12,8 +13,12 @@ stream of changes, and the page's static files.
                                                       App: {"initData": ...} for a token
     GET /app, POST /app/open                          the Mini App opened by its direct link
                                                       (`startapp=` names the table)
+    POST /t/discord/<channel>/<game id>/discord       the page as a Discord Activity:
+                                                      {"code": ...} for a token
+    GET /activity, POST /activity/open                the Activity's entry: the channel's table
     GET /r/<platform>/<channel>/<game id>             a kept game's replay page
     GET /r/<platform>/<channel>/<game id>/frame/<n>.png   its position n (0: the start)
+    GET /top/<game>[/<platform>/<id>], /p/<platform>/<user>   leaderboards, a player's page
     GET /static/<file>                                the page's script and style
 
 Every response carries a strict Content-Security-Policy (no inline script, nothing from
@@ -45,7 +50,16 @@ from .hub import Hub
 from .limits import Limits
 from .page import missing_page, table_page
 from .replays import frame, replay
-from .seats import discord_activity, mini_app, mini_app_open, press, seat, telegram
+from .seats import (
+    activity,
+    activity_open,
+    discord_activity,
+    mini_app,
+    mini_app_open,
+    press,
+    seat,
+    telegram,
+)
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +80,7 @@ PER_ADDRESS = (20.0, 60.0)  # a house of players behind one address
 
 # Inside Discord the page is an Activity: framed by Discord's client, through its proxy.
 ACTIVITY_FRAMERS = (
-    "frame-ancestors https://discord.com https://*.discord.com https://*.discordsays.com"
+    "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
 )
 
 
@@ -246,6 +260,8 @@ def app(service: GameService, hub: Hub) -> web.Application:
     made.router.add_post(table + "/telegram", telegram)
     made.router.add_post(table + "/discord", discord_activity)
     made.router.add_get("/app", mini_app)
+    made.router.add_get("/activity", activity)
+    made.router.add_post("/activity/open", activity_open)
     made.router.add_post("/app/open", mini_app_open)
     kept = "/r/{platform}/{channel}/{game}"
     made.router.add_get(kept, replay)

@@ -65,7 +65,9 @@ function listen(seat) {
 async function token() {
   const fragment = new URLSearchParams(window.location.hash.slice(1));
   const launch = launchData();
-  if (window.location.hash) history.replaceState(null, "", window.location.pathname);
+  if (window.location.hash) {
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+  }
   if (fragment.get("seat")) return fragment.get("seat");
   if (!launch) return null;
   const answer = await fetch(`${main.dataset.base}/telegram`, {
