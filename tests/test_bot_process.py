@@ -16,10 +16,11 @@ from tests.procs import python_bot, servers_under, wait_gone
 
 
 class Bot:
-    """A console bot fed through a pipe, whose output is read as it comes."""
+    """A console bot fed through a pipe, whose output is read as it comes; `env`: settings
+    beside the data folder (a Redis, a port for the pages)."""
 
-    def __init__(self, data_dir: Path) -> None:
-        self.process = python_bot(data_dir, PYTHONUNBUFFERED="1")
+    def __init__(self, data_dir: Path, **env: str) -> None:
+        self.process = python_bot(data_dir, (), **{"PYTHONUNBUFFERED": "1", **env})
         self.said: list[str] = []
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()

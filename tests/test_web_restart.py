@@ -4,12 +4,9 @@ through the new process included. The game lives in Redis, which outlives the bo
 
 from __future__ import annotations
 
-import queue
 import re
 import signal
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,54 +18,29 @@ from bot.redis_server import free_port
 from bot.store import Channel, Store
 from bot.table import Table
 from tests.browser import chromium
-from tests.procs import python_bot, wait_gone
+from tests.procs import wait_gone
 from tests.tables import load_game
+from tests.test_bot_process import Bot
 from tests.views import to_play
 
 BACKENDS = ("single",)
 LINK = re.compile(r"The table, live: (http://127\.0\.0\.1:\d+/t/console/table/\w+)")
 
 
-class Console:
-    """`python -m bot` on the test's Redis, serving the pages on `port`, fed through a pipe."""
+def _console(data_dir: Path, redis_url: str, port: int) -> Bot:
+    """`python -m bot` on the test's Redis, serving the pages on `port`."""
+    return Bot(data_dir, REDIS_URL=redis_url, WEB_PORT=str(port))
 
-    def __init__(self, data_dir: Path, redis_url: str, port: int) -> None:
-        self.process = python_bot(
-            data_dir, PYTHONUNBUFFERED="1", REDIS_URL=redis_url, WEB_PORT=str(port)
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
 
-    def _pump(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def type(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def wait_for(self, pattern: re.Pattern[str], timeout: float = 30) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
-        said: list[str] = []
-        while True:
-            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
-            assert line is not None, f"the bot exited; it said: {said}"
-            said.append(line)
-            if found := pattern.search(line):
-                return found
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        assert wait_gone(self.process.pid)
-        self.process.wait()
+def _kill(bot: Bot) -> None:
+    bot.process.send_signal(signal.SIGKILL)
+    assert wait_gone(bot.process.pid)
+    bot.process.wait()
 
 
 @pytest.fixture
-def consoles() -> Iterator[list[Console]]:
-    made: list[Console] = []
+def consoles() -> Iterator[list[Bot]]:
+    made: list[Bot] = []
     yield made
     for console in made:
         if console.process.poll() is None:
@@ -76,7 +48,7 @@ def consoles() -> Iterator[list[Console]]:
             try:
                 console.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                console.kill()
+                _kill(console)
 
 
 async def _next_move(redis_url: str) -> str:
@@ -94,24 +66,25 @@ async def _next_move(redis_url: str) -> str:
 
 
 async def test_a_page_follows_the_game_across_a_killed_bot(
-    tmp_path: Path, redis_url: str, consoles: list[Console]
+    tmp_path: Path, redis_url: str, consoles: list[Bot]
 ) -> None:
     port = free_port()
-    first = Console(tmp_path / "data", redis_url, port)
+    first = _console(tmp_path / "data", redis_url, port)
     consoles.append(first)
     for line in ("ann new", "bob join", "ann start"):
         first.type(line)
-    link = first.wait_for(LINK)[1]
+    first.wait_for("The table, live: ")
+    link = next(found[1] for line in first.said if (found := LINK.search(line)))
     async with chromium() as browser:
         page = await browser.new_page()
         await page.goto(link)
         table = page.locator("#table")
         await expect(table).to_have_attribute("data-version", "3", timeout=10_000)
 
-        first.kill()  # no goodbye: the page's stream just breaks
+        _kill(first)  # no goodbye: the page's stream just breaks
         await expect(page.locator("#connection")).to_be_visible(timeout=10_000)
 
-        second = Console(tmp_path / "data", redis_url, port)
+        second = _console(tmp_path / "data", redis_url, port)
         consoles.append(second)
         second.type(await _next_move(redis_url))  # a move through the new process
         await expect(page.locator("#connection")).to_be_hidden(timeout=20_000)

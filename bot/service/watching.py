@@ -121,14 +121,22 @@ def _words(
     return game_module.status_text(at, game, _waited(ctx, table, lang))
 
 
-async def board(ctx: Context, channel: Channel, game_id: str) -> tuple[int, bytes] | None:
-    """The table's image as the channel sees it, with the version it shows; None if there is
-    no such game or it has not started."""
+async def _dealt(ctx: Context, channel: Channel, game_id: str) -> tuple[Loaded, bool, str] | None:
+    """Game `game_id` of `channel` if it was dealt: the table, whether it ended, the
+    channel's language; None if there is no such game or it has not started."""
     found = await find(ctx, channel, game_id)
     if found is None or found[0].table.game is None:
         return None
-    loaded, ended = found
-    lang = await ctx.channel_language(channel)
+    return (*found, await ctx.channel_language(channel))
+
+
+async def board(ctx: Context, channel: Channel, game_id: str) -> tuple[int, bytes] | None:
+    """The table's image as the channel sees it, with the version it shows; None if there is
+    no such game or it has not started."""
+    dealt = await _dealt(ctx, channel, game_id)
+    if dealt is None:
+        return None
+    loaded, ended, lang = dealt
     image = await loaded.table.module.visit(_image, ctx, loaded, lang, ended)
     return loaded.record.version, image
 
@@ -136,11 +144,10 @@ async def board(ctx: Context, channel: Channel, game_id: str) -> tuple[int, byte
 async def board_svg(ctx: Context, channel: Channel, game_id: str) -> tuple[int, str] | None:
     """The table's board as SVG for the page, as the channel sees it, with the version it
     shows; None if there is no such game, it has not started or its game draws none."""
-    found = await find(ctx, channel, game_id)
-    if found is None or found[0].table.game is None or found[0].table.module.web_board != "svg":
+    dealt = await _dealt(ctx, channel, game_id)
+    if dealt is None or dealt[0].table.module.web_board != "svg":
         return None
-    loaded = found[0]
-    lang = await ctx.channel_language(channel)
+    loaded, _, lang = dealt
     drawing = await loaded.table.module.visit(_svg, ctx, loaded, lang)
     return loaded.record.version, drawing
 

@@ -19,7 +19,7 @@ from ..service import GameService
 from ..startapp import parse_start
 from ..store import Channel, StoreUnavailable
 from ..tokens import SeatToken, read, sign
-from .activity import authorised
+from .activity import Authorised, authorised
 from .common import LIMITS, SERVICE, language, table_of
 from .limits import address
 from .page import activity_page, missing_page, opening_page
@@ -180,13 +180,10 @@ async def telegram(request: web.Request) -> web.Response:
     return web.json_response({"token": _seat_token(service, channel, game_id, launch.user_id)})
 
 
-async def discord_activity(request: web.Request) -> web.Response:
-    """A Discord table's page opened as an Activity: the `identify` code its SDK got, traded
-    at Discord for the player (`activity`); back go the access token the SDK needs and the
-    player's seat token (a spectator's page if they have no seat there)."""
+async def _discord_player(request: web.Request, body: object) -> Authorised:
+    """The Discord user whose `identify` code the body carries, as Discord says; 403 for a
+    code Discord does not honour."""
     service = request.app[SERVICE]
-    channel, game_id, _ = table_of(request)
-    body = await _body(request)
     code = body.get("code") if isinstance(body, dict) else None
     found = None
     if isinstance(code, str) and 0 < len(code) <= 200:
@@ -197,6 +194,16 @@ async def discord_activity(request: web.Request) -> web.Response:
         raise web.HTTPForbidden(
             text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
         )
+    return found
+
+
+async def discord_activity(request: web.Request) -> web.Response:
+    """A Discord table's page opened as an Activity: the `identify` code its SDK got, traded
+    at Discord for the player (`activity`); back go the access token the SDK needs and the
+    player's seat token (a spectator's page if they have no seat there)."""
+    service = request.app[SERVICE]
+    channel, game_id, _ = table_of(request)
+    found = await _discord_player(request, await _body(request))
     token = None
     if channel.platform == "discord" and service.settings.web_secret is not None:
         token = _seat_token(service, channel, game_id, found.user_id)
@@ -219,17 +226,9 @@ async def activity_open(request: web.Request) -> web.Response:
     table of the channel Discord opened it in, and the player's seat token for it."""
     service = request.app[SERVICE]
     body = await _body(request)
-    code = body.get("code") if isinstance(body, dict) else None
+    found = await _discord_player(request, body)
     channel_id = body.get("channel_id") if isinstance(body, dict) else None
     lang = language(request, service.ctx.default_language)
-    found = None
-    if isinstance(code, str) and 0 < len(code) <= 200:
-        found = await authorised(service.settings, code)
-    if found is None:
-        text = tr(lang, "Discord did not vouch for this page: open the Activity again.")
-        raise web.HTTPForbidden(
-            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
-        )
     game_id = None
     if isinstance(channel_id, str) and channel_id.isdigit() and len(channel_id) <= 24:
         game_id = await service.table_here("discord", channel_id)
