@@ -58,6 +58,16 @@ CUT = Counter(
     ["game", "level"],
     registry=REGISTRY,
 )
+DRAWN = Counter(
+    "fc_drawn",
+    "Work done off the event loop (images, replays of whole games): how many",
+    registry=REGISTRY,
+)
+DRAWING = Counter(
+    "fc_drawing_cpu_seconds",
+    "CPU time that work took, in the threads that did it",
+    registry=REGISTRY,
+)
 QUEUED = Gauge(
     "fc_outgoing_queued",
     "Messages waiting to be sent, per platform",

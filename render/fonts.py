@@ -247,7 +247,7 @@ def _mask_bytes(mask: Mask) -> int:
     return image_bytes(mask[0]) + (image_bytes(mask[1]) if mask[1] is not None else 0)
 
 
-_masks: ImageCache[Mask] = ImageCache(TEXT_CACHE_BYTES, _mask_bytes)
+_masks: ImageCache[Mask] = ImageCache(TEXT_CACHE_BYTES, _mask_bytes, "text")
 
 
 def _single_mask(text: str, f: Font, anchor: str) -> Mask:

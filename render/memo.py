@@ -10,12 +10,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from PIL import Image
 
 V = TypeVar("V")
 
+_NAMED: dict[str, ImageCache[Any]] = {}  # the process's shared caches, by name
 ENTRY_OVERHEAD = 1000  # bytes around each entry: key, image and core objects, list node
 
 
@@ -27,8 +28,10 @@ def image_bytes(image: Image.Image) -> int:
 class ImageCache(Generic[V]):
     """Maps a key to a value made on first use; drops the least recently used past `budget`."""
 
-    def __init__(self, budget: int, weigh: Callable[[V], int]) -> None:
+    def __init__(self, budget: int, weigh: Callable[[V], int], name: str = "") -> None:
         self.budget = budget
+        if name:
+            _NAMED[name] = self
         self._weigh = weigh
         self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
@@ -58,3 +61,9 @@ class ImageCache(Generic[V]):
         with self._lock:
             self._entries.clear()
             self.total = 0
+
+
+def held() -> dict[str, int]:
+    """Bytes each named cache holds now: what a process's memory owes to caches filling (a
+    load run prints them beside its memory curve)."""
+    return {name: cache.total for name, cache in sorted(_NAMED.items())}

@@ -31,8 +31,15 @@ def test_a_small_load_with_a_killed_process_loses_nothing() -> None:
     curve = figures["rss_mb_curve"]  # [seconds, MB of each process], in time order
     assert len(curve) >= 3 and [len(point) for point in curve] == [3] * len(curve)
     assert [point[0] for point in curve] == sorted(point[0] for point in curve)
+    # Each process's image caches, by name, at both ends: the killed one says nothing at the end.
+    caches = figures["cache_mb"]
+    assert len(caches) == 2 and caches[0][1] == {}
+    assert set(caches[1][1]) == {"text", "tile art"} and caches[1][1]["text"] > 0
+    assert caches[1][1]["tile art"] >= caches[1][0]["tile art"] > 0
+    assert isinstance(figures["rss_less_caches_growth_pct"], float)
     assert figures["redis_mb"][0] > 0 and 500 < figures["table_bytes"][1] < 16_000
     assert "computer_decisions" not in figures
+    assert "drawn_per_move" not in figures  # a killed process's images cannot be asked for
     assert ours("bot load-worker") == [], "a worker outlived the load run"
 
 
@@ -41,6 +48,9 @@ def test_computer_players_decisions_and_those_their_cap_cut_are_counted() -> Non
     figures, _ = bot_load("--processes", "1", "--tables", "12", *computers)
     assert figures["computers_to_move"] > 0 and figures["computer_decisions"] > 0
     assert figures["computer_cut"] == 0 and figures["computer_cut_pct"] == 0.0
+    # Most moves draw the table and the next player's turn; the images take part of the CPU.
+    assert 1 <= figures["drawn_per_move"] <= 6
+    assert 0 < figures["drawing_cpu_ms_per_move"] < figures["cpu_ms_per_move"]
     assert figures["errors"] == 0 and figures["achieved_per_s"] > 0
 
 

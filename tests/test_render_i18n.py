@@ -278,6 +278,21 @@ def test_image_cache_keeps_within_its_byte_budget_dropping_the_oldest() -> None:
     assert len(made) == 11 and made[-1] == 0  # long dropped: drawn again
 
 
+def test_a_named_cache_tells_the_bytes_it_holds() -> None:
+    """What a load run prints beside its memory curve: each shared cache's bytes, by name."""
+    from render import memo
+
+    cache: ImageCache[Image.Image] = ImageCache(44_000, image_bytes, "probe")
+    try:
+        assert memo.held()["probe"] == 0
+        cache.get(1, lambda: Image.new("L", (100, 20)))  # 2,000 bytes, plus 1,000 of overhead
+        cache.get(2, lambda: Image.new("RGB", (10, 10)))  # 400 bytes, plus 1,000
+        assert memo.held()["probe"] == 4_400
+        assert {"text", "tile art"} <= set(memo.held())
+    finally:
+        memo._NAMED.pop("probe")
+
+
 def test_tile_art_cache_stays_within_its_budget() -> None:
     """Every tile of a 4-player game, turned four ways, plain and hatched, at three sizes:
     about 50 MB unbounded."""

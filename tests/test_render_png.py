@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import random
+import struct
+import zlib
 
 import pytest
 from PIL import Image
@@ -38,3 +40,39 @@ def test_a_table_picture_stays_small() -> None:
     for i in range(40):
         drawn.paste(GRID[i * 6], (i * 20, i * 30, i * 20 + 100, i * 30 + 100))
     assert len(png.encode(drawn, palette)) < 20_000
+
+
+def _chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """The file's chunks, each CRC checked, read without Pillow."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    found, at = [], 8
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        kind, body = data[at + 4 : at + 8], data[at + 8 : at + 8 + length]
+        (crc,) = struct.unpack(">I", data[at + 8 + length : at + 12 + length])
+        assert crc == zlib.crc32(kind + body), kind
+        found.append((kind, body))
+        at += 12 + length
+    return found
+
+
+def test_the_file_is_a_well_formed_palette_png_that_zlib_inflates() -> None:
+    """Checked by hand, not by Pillow alone: chunk order and CRCs, an 8-bit palette header,
+    and IDAT data that the standard zlib inflates into unfiltered rows of the right indices."""
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([c for colour in GRID for c in colour])
+    drawn = Image.new("RGB", (37, 5), GRID[3])
+    drawn.paste(GRID[200], (10, 1, 20, 4))
+    data = png.encode(drawn, palette)
+    chunks = _chunks(data)
+    assert [kind for kind, _ in chunks] == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+    assert struct.unpack(">IIBBBBB", chunks[0][1]) == (37, 5, 8, 3, 0, 0, 0)
+    assert chunks[1][1][3 * 200 : 3 * 201] == bytes(GRID[200])
+    rows = zlib.decompress(chunks[2][1])
+    assert len(rows) == 5 * 38
+    for y in range(5):
+        row = rows[y * 38 : (y + 1) * 38]
+        assert row[0] == 0  # no filter
+        expected = [200 if 1 <= y < 4 and 10 <= x < 20 else 3 for x in range(37)]
+        assert list(row[1:]) == expected
+    Image.open(io.BytesIO(data)).verify()

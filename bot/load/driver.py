@@ -201,10 +201,24 @@ async def offer(run: Run, rate: float, seconds: float, kill: bool, watch: Watch)
     return elapsed
 
 
+async def worker_stats(run: Run, worker: Worker) -> dict[str, Any]:
+    async with run.session.get(worker.url + "/stats") as response:
+        stats: dict[str, Any] = await response.json()
+        return stats
+
+
 async def take_sample(run: Run, watch: Watch) -> None:
     at = time.perf_counter() - watch.started
     pids = [w.process.pid for w in run.workers]
-    watch.samples.append(await sample(run.store, pids, list(run.acked), at, len(run.ended)))
+    caches = []
+    for worker in run.workers:
+        try:
+            caches.append((await worker_stats(run, worker))["caches"])
+        except (TimeoutError, aiohttp.ClientError):  # killed on purpose (`--kill`)
+            caches.append({})
+    watch.samples.append(
+        await sample(run.store, pids, list(run.acked), at, len(run.ended), tuple(caches))
+    )
 
 
 async def watch_run(run: Run, watch: Watch) -> None:
@@ -262,13 +276,34 @@ async def computer_figures(run: Run) -> dict[str, Any]:
     decisions = cut = 0.0
     for worker in run.workers:
         if worker is not run.killed:
-            async with run.session.get(worker.url + "/stats") as response:
-                stats = await response.json()
+            stats = await worker_stats(run, worker)
             decisions, cut = decisions + stats["decisions"], cut + stats["cut"]
     return {
         "computer_decisions": int(decisions),
         "computer_cut": int(cut),
         "computer_cut_pct": round(100 * cut / decisions, 2) if decisions else 0.0,
+    }
+
+
+async def drawing(run: Run) -> tuple[float, float]:
+    """Images (and replays) drawn off the event loop so far, over the processes, and the CPU
+    seconds they took."""
+    drawn = cpu = 0.0
+    for worker in run.workers:
+        stats = await worker_stats(run, worker)
+        drawn, cpu = drawn + stats["drawn"], cpu + stats["drawing_cpu"]
+    return drawn, cpu
+
+
+def drawing_figures(
+    before: tuple[float, float], after: tuple[float, float], run: Run
+) -> dict[str, Any]:
+    """What of a move's CPU went to its images: how many were drawn a move (reminders and
+    other deadlines' included) and their CPU time a move."""
+    moves = max(1, len(run.latencies))
+    return {
+        "drawn_per_move": round((after[0] - before[0]) / moves, 2),
+        "drawing_cpu_ms_per_move": round((after[1] - before[1]) * 1000 / moves, 2),
     }
 
 
@@ -299,6 +334,7 @@ async def measure(
                 await asyncio.gather(*(open_one(i) for i in range(tables)))
                 for worker in workers:
                     worker.cpu_at_start = cpu_seconds(worker.process.pid)
+                drawing_at_start = await drawing(run)
                 watch = Watch(min(PROGRESS_EVERY, max(0.5, seconds / 4)))
                 elapsed = await offer(run, rate, seconds, kill, watch)
                 cpu = sum(
@@ -314,6 +350,8 @@ async def measure(
                     "redis_bytes_per_table": watch.samples[-1].per_table,
                     "deadlines_fired": sum(fired.values()),
                 } | watch.figures(seconds)
+                if not kill:
+                    figures |= drawing_figures(drawing_at_start, await drawing(run), run)
                 if computers:
                     figures |= await computer_figures(run)
                 if kill:

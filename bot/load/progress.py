@@ -32,6 +32,7 @@ class Sample:
     redis_used: int  # Redis's used_memory
     per_table: int  # bytes of a live table's key, on average
     finished: int  # games ended so far (their results kept)
+    caches: tuple[dict[str, int], ...] = ()  # each bot process's image caches: bytes by name
 
 
 @dataclass
@@ -77,6 +78,20 @@ class Watch:
                 default=0.0,
             ),
             "rss_mb_curve": self.curve(),
+            "cache_mb": [
+                [_megabytes(a), _megabytes(b)]
+                for a, b in zip(start.caches, end.caches, strict=False)
+            ],
+            "rss_less_caches_growth_pct": max(
+                (
+                    growth(a - sum(ca.values()), b - sum(cb.values()))
+                    for a, b, ca, cb in zip(
+                        start.rss, end.rss, start.caches, end.caches, strict=False
+                    )
+                    if a and b
+                ),
+                default=0.0,
+            ),
             "redis_mb": [round(start.redis_used / 2**20, 1), round(end.redis_used / 2**20, 1)],
             "table_bytes": [start.per_table, end.per_table],
             "table_bytes_growth_pct": growth(start.per_table, end.per_table),
@@ -93,6 +108,10 @@ async def live_table_bytes(store: Store, tables: list[str]) -> int:
     return sum(sizes) // len(sizes) if sizes else 0
 
 
+def _megabytes(caches: dict[str, int]) -> dict[str, float]:
+    return {name: round(held / 2**20, 1) for name, held in caches.items()}
+
+
 def progress_line(at: float, moves: int, recent: float, p99_ms: float, errors: int) -> str:
     return (
         f"load: {at:5.0f} s, {moves} moves, {recent:.1f} moves/s lately, "
@@ -100,7 +119,14 @@ def progress_line(at: float, moves: int, recent: float, p99_ms: float, errors: i
     )
 
 
-async def sample(store: Store, pids: list[int], tables: list[str], at: float, ended: int) -> Sample:
+async def sample(
+    store: Store,
+    pids: list[int],
+    tables: list[str],
+    at: float,
+    ended: int,
+    caches: tuple[dict[str, int], ...] = (),
+) -> Sample:
     info = await store.client.info("memory")
     rss = []
     for pid in pids:
@@ -109,5 +135,10 @@ async def sample(store: Store, pids: list[int], tables: list[str], at: float, en
         except OSError:  # killed on purpose (`--kill`)
             rss.append(0)
     return Sample(
-        at, tuple(rss), int(info["used_memory"]), await live_table_bytes(store, tables), ended
+        at,
+        tuple(rss),
+        int(info["used_memory"]),
+        await live_table_bytes(store, tables),
+        ended,
+        caches,
     )

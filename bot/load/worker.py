@@ -16,6 +16,8 @@ from typing import Any
 
 from aiohttp import web
 
+from render import memo
+
 from ..actor import Actor
 from ..config import Settings
 from ..metrics import REGISTRY
@@ -119,11 +121,16 @@ class Worker:
         }
 
     async def stats(self, request: web.Request) -> web.Response:
-        """Computer players' decisions made here, and those their CPU-time cap cut."""
+        """Computer players' decisions made here, those their CPU-time cap cut, the bytes
+        each image cache holds, and the images (and replays) drawn off the event loop, with
+        their CPU time."""
         return web.json_response(
             {
                 "decisions": _total("fc_computer_search_seconds_count"),
                 "cut": _total("fc_computer_searches_cut_total"),
+                "caches": memo.held(),
+                "drawn": _total("fc_drawn_total"),
+                "drawing_cpu": _total("fc_drawing_cpu_seconds_total"),
             }
         )
 

@@ -23,6 +23,7 @@ from ..computer import Computer, playable
 from ..config import Settings
 from ..games import At, GameInfo, GameModule, Playing
 from ..i18n import normalize, tr, translations
+from ..metrics import DRAWING, DRAWN
 from ..refused import Refused
 from ..store import Channel, GameRecord, Store, StoreUnavailable
 from ..table import Table, load_game
@@ -38,6 +39,15 @@ def render_pool() -> ThreadPoolExecutor:
 V = TypeVar("V")
 A = TypeVar("A")
 T = TypeVar("T")
+
+
+def _timed(make: Callable[[], T]) -> T:
+    started = time.thread_time()
+    try:
+        return make()
+    finally:
+        DRAWING.inc(time.thread_time() - started)
+        DRAWN.inc()
 
 
 @dataclass(slots=True)
@@ -87,8 +97,9 @@ class Context:
         return str(self.settings.default_language.value)
 
     async def draw(self, make: Callable[[], T]) -> T:
-        """Images off the event loop, so one big image never stalls other games."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, make)
+        """Images off the event loop, so one big image never stalls other games; their count
+        and CPU time are metrics (a load run tells images from the rest of a move's CPU)."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, _timed, make)
 
     async def language(self, actor: Actor) -> str:
         """The chat's language, else the user's, else the bot's; never fails on an outage."""

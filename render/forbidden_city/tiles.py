@@ -235,7 +235,7 @@ def _garden(draw: ImageDraw.ImageDraw, s: float) -> None:
                      fill=pal.GARDEN)  # fmt: skip
 
 
-_art: ImageCache[Image.Image] = ImageCache(ART_CACHE_BYTES, image_bytes)
+_art: ImageCache[Image.Image] = ImageCache(ART_CACHE_BYTES, image_bytes, "tile art")
 
 
 def cell_art(
