@@ -24,6 +24,8 @@ from typing import Final
 from PIL import Image, ImageDraw, ImageFont
 
 from .memo import ImageCache, image_bytes
+from .paint import blended as paint_blended
+from .paint import indexed
 
 Font = ImageFont.FreeTypeFont
 
@@ -248,6 +250,11 @@ def _mask_bytes(mask: Mask) -> int:
 
 
 _masks: ImageCache[Mask] = ImageCache(TEXT_CACHE_BYTES, _mask_bytes, "text")
+# Texts drawn on a flat ground and mapped to a palette, with where their ink is (`stamp` on a
+# palette canvas): a palette byte and a mask byte a pixel.
+_on_ground: ImageCache[tuple[Image.Image, Image.Image]] = ImageCache(
+    TEXT_CACHE_BYTES, lambda pair: 2 * pair[0].width * pair[0].height, "text on a ground"
+)
 
 
 def _single_mask(text: str, f: Font, anchor: str) -> Mask:
@@ -336,6 +343,48 @@ def stamp(
     else:
         mask, colour, left, top = _masks.get(key, lambda: _text_mask(text, size, bold, anchor))
     where = (round(xy[0]) + left, round(xy[1]) + top)
+    if image.mode == "P":
+        _stamp_indexed(image, where, (key, fill), mask, colour)
+        return
     image.paste(fill, where, mask)
     if colour is not None:
         image.paste(colour, where, colour)
+
+
+def _stamp_indexed(
+    image: Image.Image,
+    where: tuple[int, int],
+    key: tuple[object, ...],
+    mask: Image.Image,
+    colour: Image.Image | None,
+) -> None:
+    """`stamp` on a palette canvas. On a flat ground (most text: labels, numbers, names on a
+    band), the text drawn on that ground and mapped to the palette is cached, and pasted where
+    its mask has ink; elsewhere the pixels under it are blended in RGB and mapped back."""
+    fill = key[-1]
+    assert isinstance(fill, tuple)
+    box = (where[0], where[1], where[0] + mask.width, where[1] + mask.height)
+    low, high = image.crop(box).getextrema()  # a P picture: its lowest and highest entry
+    if colour is not None or low != high:
+
+        def paint(region: Image.Image) -> None:
+            region.paste(fill, (0, 0), mask)
+            if colour is not None:
+                region.paste(colour, (0, 0), colour)
+
+        paint_blended(image, box, paint)
+        return
+    assert image.palette is not None
+    colours = image.palette.palette
+    if not isinstance(colours, bytes):
+        colours = bytes(colours)
+    at = 3 * int(low)  # type: ignore[arg-type]
+    ground = (colours[at], colours[at + 1], colours[at + 2])
+
+    def make() -> tuple[Image.Image, Image.Image]:
+        patch = Image.new("RGB", mask.size, ground)
+        patch.paste(fill, (0, 0), mask)
+        return indexed(patch, image), mask.point(lambda v: 255 if v else 0, "1")
+
+    ink, where_ink = _on_ground.get((key, ground, colours), make)
+    image.paste(ink, where, where_ink)

@@ -51,5 +51,8 @@ def indexed_png(indexed: Image.Image) -> bytes:
 
 
 def encode(image: Image.Image, palette: Image.Image) -> bytes:
-    """An RGB picture mapped to the fixed `palette` (nearest colour, no dither), as PNG."""
+    """A picture as PNG: an RGB one mapped to the fixed `palette` first (nearest colour, no
+    dither), one drawn on a palette canvas (`paint.canvas`) as it is."""
+    if image.mode == "P":
+        return indexed_png(image)
     return indexed_png(image.quantize(palette=palette, dither=Image.Dither.NONE))

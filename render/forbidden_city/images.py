@@ -3,8 +3,9 @@ any seat's tile in hand.
 
 Each is drawn from a seat's view (`Game.view`), never from the game: the channel's pictures
 from the spectator's view, a private one from that seat's, so no picture can show a secret it
-does not belong to. Each is planned first (sizes and where the board goes), then drawn in RGB,
-then mapped to the fixed palette and PNG-encoded. Planning alone answers `cell_box`, so tests
+does not belong to. Each is planned first (sizes and where the board goes), then drawn
+straight on a canvas of the fixed palette (`render.paint`) and PNG-encoded; the `*_image`
+functions draw the same in RGB. Planning alone answers `cell_box`, so tests
 probe the exact pixels a player sees. Every text goes through `tr` (see `texts`), so one game
 can be drawn in each table's language.
 """
@@ -15,13 +16,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.forbidden_city import Move, Tile
 from engine.forbidden_city.preview import after
 from engine.forbidden_city.view import SeatView
 
-from .. import png
+from .. import paint, png
 from ..fonts import fit, stamp
 from . import palette as pal
 from . import texts as t
@@ -166,11 +167,19 @@ def _compose(
     tr: Translate,
     shown: Bounds | None = None,
     lines: int = 0,
+    indexed: bool = True,
 ) -> Image.Image:
+    """The picture, on a canvas of the fixed palette (P) as it is encoded, or in RGB."""
     p = plan(seen, names, view, tr, shown=shown, lines=lines)
     status = _status(seen, names, tr)
-    canvas = Image.new("RGB", (p.width, p.height), pal.TABLE)
-    canvas.paste(header_image(seen, names, p.width, status, p.caption, tr), (0, 0))
+    header = header_image(seen, names, p.width, status, p.caption, tr)
+    if indexed:
+        palette = pal.palette_image()
+        canvas = paint.canvas((p.width, p.height), pal.TABLE, palette)
+        canvas.paste(paint.indexed(header, palette), (0, 0))
+    else:
+        canvas = Image.new("RGB", (p.width, p.height), pal.TABLE)
+        canvas.paste(header, (0, 0))
     draw_board(
         canvas,
         seen,
@@ -187,8 +196,11 @@ def _compose(
 
 
 def encode(image: Image.Image) -> bytes:
-    """PNG bytes within the chat platforms' limits: scaled down if huge, padded if too thin."""
+    """PNG bytes within the chat platforms' limits: scaled down if huge, padded if too thin.
+    `image` is RGB, or P with the fixed palette (as `_compose` draws it)."""
     w, h = image.size
+    if w + h > MAX_SUM or w > MAX_RATIO * h or h > MAX_RATIO * w:
+        image = image.convert("RGB")  # rare: scaled or padded in RGB, mapped again
     if w + h > MAX_SUM:
         scale = (MAX_SUM - 1) / (w + h)
         image = image.resize((max(1, int(w * scale)), max(1, int(h * scale))), Image.Resampling.BOX)
@@ -209,8 +221,10 @@ def table_image(
     tr: Translate | None = None,
     shown: Bounds | None = None,
     lines: int = 0,
+    indexed: bool = False,
 ) -> Image.Image:
-    """The table (RGB), before encoding; `shown` and `lines` as `plan` takes them."""
+    """The table, before encoding: RGB, or on the fixed palette (`indexed`, as `table_png`
+    draws it); `shown` and `lines` as `plan` takes them."""
     return _compose(
         view,
         names,
@@ -219,6 +233,7 @@ def table_image(
         tr=t.translator(tr),
         shown=shown,
         lines=lines,
+        indexed=indexed,
     )
 
 
@@ -231,18 +246,24 @@ def table_png(
 ) -> bytes:
     """The table everyone sees after a move (from the spectator's view, `game.view(None)`):
     header, tiles, last tile outlined, rooms closed."""
-    return encode(table_image(view, names, highlight_last=highlight_last, tr=tr))
+    return encode(table_image(view, names, highlight_last=highlight_last, tr=tr, indexed=True))
 
 
 def preview_image(
-    view: SeatView, move: Move | str, names: Names = None, *, tr: Translate | None = None
+    view: SeatView,
+    move: Move | str,
+    names: Names = None,
+    *,
+    tr: Translate | None = None,
+    indexed: bool = False,
 ) -> Image.Image:
-    """The table after a move not played yet (RGB): a gold band says so across the image and
-    the tile's ring is dashed, so it never passes for the table after a real move."""
+    """The table after a move not played yet (RGB, or on the palette with `indexed`): a gold
+    band says so across the image and the tile's ring is dashed, so it never passes for the
+    table after a real move."""
     tr = t.translator(tr)
 
     def band(canvas: Image.Image, p: Plan, top: int) -> None:
-        draw = ImageDraw.Draw(canvas)
+        draw = paint.Draw(canvas)
         draw.rectangle((0, top, p.width, top + PREVIEW_BAND - 1), fill=pal.GOLD)
         stripe = PREVIEW_BAND // 2
         for left in (0, p.width - 4 * stripe):  # black and gold stripes at both ends
@@ -257,7 +278,7 @@ def preview_image(
         stamp(canvas, (p.width / 2, top + PREVIEW_BAND / 2), label, 20, pal.INK, bold=True,
               anchor="mm")  # fmt: skip
 
-    return _compose(after(view, move), names, "preview", panel=band, tr=tr)
+    return _compose(after(view, move), names, "preview", panel=band, tr=tr, indexed=indexed)
 
 
 def preview_png(
@@ -267,14 +288,14 @@ def preview_png(
     playing anything: the table with its tile placed and the rooms it closes paid, marked as a
     preview (`cell_box(after(view, move), ..., view="preview")` maps its cells). Raises
     IllegalMove for a move the game would refuse, ValueError for another seat's view."""
-    return encode(preview_image(view, move, names, tr=tr))
+    return encode(preview_image(view, move, names, tr=tr, indexed=True))
 
 
 def _turns(
     canvas: Image.Image, hand: str, colour: str, left0: int, top: int, used: set[int]
 ) -> None:
     """The tile in hand in its four turns, `@0`..`@3` under each; turns not in `used` greyed."""
-    draw = ImageDraw.Draw(canvas)
+    draw = paint.Draw(canvas)
     for turn in range(4):
         oriented = Tile.parse(hand).rotated(turn)
         seat = colour if oriented.advisors else None
@@ -283,15 +304,17 @@ def _turns(
         plate = (left - HAND_PLATE, top - HAND_PLATE, left + HAND_TILE + HAND_PLATE - 1,
                  top + HAND_TILE + HAND_PLATE - 1)  # fmt: skip
         draw.rectangle(plate, fill=pal.LABEL)
-        canvas.paste(cell_art("tile", oriented.code, seat, HAND_TILE), (left, top))
+        art = cell_art("tile", oriented.code, seat, HAND_TILE, indexed=canvas.mode == "P")
+        canvas.paste(art, (left, top))
         label_xy = (left + HAND_TILE // 2, top + HAND_TILE + 16)
         label_colour = pal.TEXT if turn in used else pal.MUTED
         stamp(canvas, label_xy, f"@{turn}", 20, label_colour, bold=True, anchor="mm")
 
 
 def private_image(
-    view: SeatView, names: Names = None, *, tr: Translate | None = None
+    view: SeatView, names: Names = None, *, tr: Translate | None = None, indexed: bool = False
 ) -> Image.Image:
+    """What `private_png` draws (RGB, or on the palette with `indexed`)."""
     colour, hand = view.seat, view.hand
     if view.over or colour is None or colour != view.to_play or hand is None:
         raise ValueError("the private view is for the seat to move")
@@ -300,7 +323,7 @@ def private_image(
     used = {r for spot in legal for r in spot.rotations}
 
     def strip(canvas: Image.Image, p: Plan, top: int) -> None:
-        draw = ImageDraw.Draw(canvas)
+        draw = paint.Draw(canvas)
         draw.rectangle((0, top, p.width, top + HAND_H - 1), fill=pal.HEADER)
         title = tr(t.YOUR_TILE).format(who=name_of(names, colour, tr))
         if not legal:
@@ -310,13 +333,13 @@ def private_image(
         left0 = (p.width - 4 * HAND_STEP + 28) // 2
         _turns(canvas, hand, colour, left0, top + 36, used)
 
-    return _compose(view, names, "private", legal=legal, panel=strip, tr=tr)
+    return _compose(view, names, "private", legal=legal, panel=strip, tr=tr, indexed=indexed)
 
 
 def private_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
     """What the seat to move sees alone, from its own view (`game.view(seat)`): its tile in
     four turns, the legal spots numbered as `spots(view)` numbers them."""
-    return encode(private_image(view, names, tr=tr))
+    return encode(private_image(view, names, tr=tr, indexed=True))
 
 
 def hand_tile_box(turn: int) -> Box:
@@ -335,7 +358,7 @@ def hand_image(view: SeatView, names: Names = None, *, tr: Translate | None = No
     to_play = colour == view.to_play
     caption_top = HAND_BAND + MARGIN + HAND_TILE + 34
     image = Image.new("RGB", (HAND_W, caption_top + 34), pal.HEADER)
-    draw = ImageDraw.Draw(image)
+    draw = paint.Draw(image)
     draw.rectangle((0, 0, HAND_W, HAND_BAND - 1), fill=pal.TITLE_BAND)
     icon = marker_icon(colour, 30)
     image.paste(icon, (PAD, (HAND_BAND - 30) // 2), icon)
@@ -369,13 +392,16 @@ def ranking(seen: SeatView) -> list[tuple[int, str]]:
     return ranks
 
 
-def end_image(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
+def end_image(
+    view: SeatView, names: Names = None, *, tr: Translate | None = None, indexed: bool = False
+) -> Image.Image:
+    """What `end_png` draws (RGB, or on the palette with `indexed`)."""
     if not view.over:
         raise ValueError("the game is not over")
     tr = t.translator(tr)
 
     def results(canvas: Image.Image, p: Plan, top: int) -> None:
-        draw = ImageDraw.Draw(canvas)
+        draw = paint.Draw(canvas)
         draw.rectangle((0, top, p.width, p.height), fill=pal.HEADER)
         stamp(canvas, (MARGIN + 2, top + 22), tr(t.FINAL_RANKING), 20, pal.TEXT, bold=True,
               anchor="lm")  # fmt: skip
@@ -389,8 +415,7 @@ def end_image(view: SeatView, names: Names = None, *, tr: Translate | None = Non
                     (MARGIN, y + 3, p.width - MARGIN, y + END_ROW - 3), radius=8, fill=pal.ROW_TURN
                 )
             stamp(canvas, (MARGIN + 12, mid), f"{rank}.", 24, ink, bold=True, anchor="lm")
-            icon = marker_icon(colour, 30)
-            canvas.paste(icon, (MARGIN + 48, mid - 15), icon)
+            paint.sprite(canvas, marker_icon(colour, 30), (MARGIN + 48, mid - 15))
             codes = view.revealed.get(colour, [])
             tiles_left = p.width - MARGIN - 12 - len(codes) * (END_TILE + 8)
             name = name_of(names, colour, tr) + (f"  · {tr(t.WINNER)}" if winner else "")
@@ -402,14 +427,15 @@ def end_image(view: SeatView, names: Names = None, *, tr: Translate | None = Non
             x = tiles_left
             for code in codes:
                 tile = Tile.parse(code)
-                art = cell_art("tile", tile.code, colour if tile.advisors else None, END_TILE)
+                seat = colour if tile.advisors else None
+                art = cell_art("tile", tile.code, seat, END_TILE, indexed=indexed)
                 canvas.paste(art, (x, mid - END_TILE // 2))
                 x += END_TILE + 8
 
-    return _compose(view, names, "end", panel=results, tr=tr)
+    return _compose(view, names, "end", panel=results, tr=tr, indexed=indexed)
 
 
 def end_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
     """The final table (from any view of the ended game), the bonus tiles revealed, the
     ranking and the winners."""
-    return encode(end_image(view, names, tr=tr))
+    return encode(end_image(view, names, tr=tr, indexed=True))

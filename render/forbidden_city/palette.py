@@ -100,5 +100,5 @@ def palette_image() -> Image.Image:
     """A 1x1 P-mode image carrying the fixed palette, for `Image.quantize(palette=...)`."""
     image = Image.new("P", (1, 1))
     flat = [channel for colour in colours() for channel in colour]
-    image.putpalette(flat)
+    image.putpalette(bytes(flat))  # bytes, as copies keep it: a cache key (`paint`)
     return image

@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 from engine.forbidden_city import Place, Tile, parse_move
 from engine.forbidden_city.view import ClosedRoom, SeatView, TableCell
 
+from .. import paint
 from ..fonts import stamp, text_width
 from . import palette as pal
 from . import texts as t
@@ -109,12 +110,13 @@ def _has_advisors(code: str) -> bool:
 
 
 def _art_for(
-    cell: TableCell, size: int, lit: tuple[int, ...], done: tuple[int, ...]
+    cell: TableCell, size: int, lit: tuple[int, ...], done: tuple[int, ...], indexed: bool
 ) -> Image.Image:
     """A tile in its owner's colours when it holds advisors; the temple and gardens by edges."""
     code = cell.code or ""
     owned = cell.owner is not None and _has_advisors(code)
-    return cell_art(cell.kind, code, cell.owner if owned else None, size, lit, done)
+    seat = cell.owner if owned else None
+    return cell_art(cell.kind, code, seat, size, lit, done, indexed=indexed)
 
 
 def last_placed(view: SeatView) -> Place | None:
@@ -148,9 +150,9 @@ def draw_board(
     preview: bool = False,
     tr: t.Translate = t.english,
 ) -> None:
-    """Paint the board at `layout` onto `canvas` (RGB); `preview` dashes the last tile's ring
-    (a move shown, not played)."""
-    draw = ImageDraw.Draw(canvas)
+    """Paint the board at `layout` onto `canvas` (RGB, or P with the fixed palette);
+    `preview` dashes the last tile's ring (a move shown, not played)."""
+    draw = paint.Draw(canvas)
     b, s = layout.bounds, layout.cell
     gx0, gy0, gx1, gy1 = layout.left, layout.top, *layout.cell_box(b.x0 + b.cols, b.y0 + b.rows)[:2]
     draw.rectangle(
@@ -172,7 +174,7 @@ def draw_board(
         box = layout.cell_box(cell.x, cell.y)
         parts = tuple(sorted(lit.get((cell.x, cell.y), ())))
         before = tuple(sorted(done.get((cell.x, cell.y), set()) - set(parts)))
-        canvas.paste(_art_for(cell, s, parts, before), box[:2])
+        canvas.paste(_art_for(cell, s, parts, before, canvas.mode == "P"), box[:2])
 
     if highlight_last:
         placed = last_placed(view)
@@ -308,7 +310,7 @@ def _badge(
     for index, ((text, seat), w) in enumerate(zip(pieces, widths, strict=True)):
         if seat is not None:
             marker = marker_icon(seat, icon)
-            canvas.paste(marker, (x, cy - icon // 2), marker)
+            paint.sprite(canvas, marker, (x, cy - icon // 2))
             x += icon + 2
         ink = pal.CLOSED if index == 0 else pal.TEXT
         stamp(

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.forbidden_city.tiles import Tile
 
+from .. import paint
 from ..fonts import font, seal_font
 from ..memo import ImageCache, image_bytes
 from . import palette as pal
@@ -245,15 +246,23 @@ def cell_art(
     size: int,
     lit: tuple[int, ...] = (),
     done: tuple[int, ...] = (),
+    *,
+    indexed: bool = False,
 ) -> Image.Image:
-    """One cell, `size` pixels square, RGB, from the cache (callers must not draw on it).
+    """One cell, `size` pixels square, from the cache (callers must not draw on it): RGB, or
+    mapped to the fixed palette once (`indexed`), to be pasted on a palette canvas.
 
     kind is the board's: "tile" or "start" (code: the oriented tile code), "temple" or
     "garden" (code: the edges). `seat` colours the advisors; `lit` lists the parts (or [0] for
     the temple) to hatch as just closed, `done` those of rooms closed before.
     """
-    key = (kind, code, seat, size, lit, done)
-    return _art.get(key, lambda: _draw_cell(kind, code, seat, size, lit, done))
+    key = (kind, code, seat, size, lit, done, indexed)
+
+    def draw() -> Image.Image:
+        drawn = _draw_cell(kind, code, seat, size, lit, done)
+        return paint.indexed(drawn, pal.palette_image()) if indexed else drawn
+
+    return _art.get(key, draw)
 
 
 def _draw_cell(

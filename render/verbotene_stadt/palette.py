@@ -102,5 +102,5 @@ def palette_image() -> Image.Image:
                 colours.append((r, g, b))
     colours = list(dict.fromkeys(colours))[:256]
     image = Image.new("P", (1, 1))
-    image.putpalette([channel for colour in colours for channel in colour])
+    image.putpalette(bytes(c for colour in colours for c in colour))  # bytes: a cache key
     return image

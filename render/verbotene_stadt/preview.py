@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.core.errors import IllegalMove
 from engine.verbotene_stadt.board import Board, Square
 from engine.verbotene_stadt.movement import follow
 from engine.verbotene_stadt.view import LastMove, SeatView
 
+from .. import paint
 from ..fonts import stamp
 from ..texts import PREVIEW, Translate, translator
 from . import palette as pal
@@ -30,10 +31,12 @@ def preview_image(
     *,
     tr: Translate | None = None,
     board: Board | None = None,
+    indexed: bool = False,
 ) -> Image.Image:
     """`view` with `official` moved by `slides`: its path drawn, the pawn where it stops (gone
     if it entered the open pavilion), under a gold "preview" label. A path back on its first
-    square is drawn too (the buttons let it slide on); `ValueError` for slides the rules forbid."""
+    square is drawn too (the buttons let it slide on); `ValueError` for slides the rules forbid.
+    RGB, or on the fixed palette (`indexed`), as `preview_png` draws it."""
     board = board or Board.default()
     start = view.officials.get(official)
     if start is None:
@@ -56,9 +59,9 @@ def preview_image(
         entered=view.open_pavilion if end is None else None,
     )
     shown = view.model_copy(update={"officials": officials, "last_move": moved, "last_rolls": []})
-    image = table_image(shown, names, tr=tr, board=board)
+    image = table_image(shown, names, tr=tr, board=board, indexed=indexed)
     label = translator(tr)(PREVIEW)
-    draw = ImageDraw.Draw(image)
+    draw = paint.Draw(image)
     left = image.width // 2
     draw.rectangle((left, 6, image.width - MARGIN, TITLE_H - 6), fill=pal.OPEN)
     stamp(
@@ -81,4 +84,4 @@ def preview_png(
     *,
     tr: Translate | None = None,
 ) -> bytes:
-    return encode(preview_image(view, names, official, slides, tr=tr))
+    return encode(preview_image(view, names, official, slides, tr=tr, indexed=True))

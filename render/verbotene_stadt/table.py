@@ -9,8 +9,9 @@ game, the winners framed in gold at the end; a long hand wraps between groups, `
 and a legend of the squares. A private image adds the seat's bribe, ringed on the board and named
 in the panel.
 
-The static board (squares, walls, roofs) is drawn once per board and pasted; what changes is drawn
-on top, which keeps an image within a few milliseconds.
+The static board (squares, walls, roofs) is drawn once per board, mapped to the fixed palette
+once, and pasted; what changes is drawn on top, straight on the palette canvas (`render.paint`),
+which keeps an image within a few milliseconds. `table_image` draws the same in RGB.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from engine.verbotene_stadt.board import DIRECTIONS, Board, Square
 from engine.verbotene_stadt.cards import COLOURS
 from engine.verbotene_stadt.view import SeatView
 
-from .. import png
+from .. import paint, png
 from ..fonts import stamp
 from ..texts import Translate, translator
 from . import palette as pal
@@ -64,6 +65,12 @@ def square_box(sq: Square) -> tuple[int, int, int, int]:
 def centre(sq: Square) -> tuple[int, int]:
     x0, y0, x1, y1 = square_box(sq)
     return (x0 + x1) // 2, (y0 + y1) // 2
+
+
+@cache
+def _static_indexed(board: Board) -> Image.Image:
+    """The printed board mapped to the fixed palette once, the ground of every table."""
+    return paint.indexed(_static(board), pal.palette_image())
 
 
 @cache
@@ -170,7 +177,7 @@ def label_point(board: Board, number: int) -> tuple[int, int]:
 
 def draw_pawn(image: Image.Image, centre: tuple[int, int], code: str, radius: int = PAWN_R) -> None:
     """An official: the robe a disc, the hat a cap on top, the two letters on the robe."""
-    draw = ImageDraw.Draw(image)
+    draw = paint.Draw(image)
     cx, cy = centre
     hat, robe = pal.OFFICIAL[code[0]], pal.OFFICIAL[code[1]]
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=robe, outline=(0, 0, 0))
@@ -210,7 +217,7 @@ def _draw_path(
 
 
 def _draw_card(image: Image.Image, xy: tuple[int, int], card: str, tr: Translate) -> None:
-    draw = ImageDraw.Draw(image)
+    draw = paint.Draw(image)
     colour = pal.cloth(COLOURS[int(card[0])])
     x, y = xy
     draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 4, fill=colour, outline=pal.TEXT)
@@ -221,7 +228,7 @@ def _draw_card(image: Image.Image, xy: tuple[int, int], card: str, tr: Translate
 
 def _die(image: Image.Image, xy: tuple[int, int], face: str, number: int | None = None) -> None:
     """A die as rolled: the blue die shows its number, a fate die its face's colour and symbol."""
-    draw = ImageDraw.Draw(image)
+    draw = paint.Draw(image)
     x, y = xy
     colour = pal.BLUE_DIE if number is not None else pal.FACE.get(face, pal.MUTED)
     draw.rounded_rectangle((x, y, x + DIE, y + DIE), 6, fill=colour, outline=pal.TEXT, width=2)
@@ -249,19 +256,24 @@ def table_image(
     tr: Translate | None = None,
     board: Board | None = None,
     height: int = 0,
+    indexed: bool = False,
 ) -> Image.Image:
     """The table as `view` shows it; a seat's view adds its bribe. At least `height` pixels
-    tall (a replay's frames share one size), taller when the seats' cards need it."""
+    tall (a replay's frames share one size), taller when the seats' cards need it. RGB, or on
+    a canvas of the fixed palette (`indexed`), as `table_png` draws it."""
     tr_ = translator(tr)
     board = board or Board.default()
     plan = panel_layout(view, height, board)
-    static = _static(board)
+    static = _static_indexed(board) if indexed else _static(board)
     if plan.height == static.height:
         image = static.copy()
+    elif indexed:
+        image = paint.canvas((static.width, plan.height), pal.BACKGROUND, pal.palette_image())
+        image.paste(static, (0, 0))
     else:
         image = Image.new("RGB", (static.width, plan.height), pal.BACKGROUND)
         image.paste(static, (0, 0))
-    draw = ImageDraw.Draw(image)
+    draw = paint.Draw(image)
     # Title and status
     stamp(image, (MARGIN, TITLE_H // 2), tr_(t.TITLE), 24, pal.TEXT, bold=True, anchor="lm")
     stamp(
@@ -333,7 +345,7 @@ def table_height(view: SeatView, board: Board | None = None) -> int:
 def _panel(
     image: Image.Image, view: SeatView, names: Names, tr: Translate, plan: PanelPlan
 ) -> None:
-    draw = ImageDraw.Draw(image)
+    draw = paint.Draw(image)
     draw.rounded_rectangle(plan.box, 10, fill=pal.PANEL)
     x, y = plan.inner[:2]
     # Dice
@@ -342,7 +354,7 @@ def _panel(
     dx = x
     if view.open_pavilion is not None:
         _die(image, (dx, y), "blue", view.open_pavilion)
-        ImageDraw.Draw(image).rounded_rectangle(
+        paint.Draw(image).rounded_rectangle(
             (dx, y, dx + DIE, y + DIE), 6, outline=pal.OPEN, width=3
         )
         dx += DIE + 8
@@ -360,7 +372,7 @@ def _panel(
         if k < len(view.exiled):
             draw_pawn(image, (cx, cy + 2), view.exiled[k], radius=12)
         else:
-            ImageDraw.Draw(image).ellipse(
+            paint.Draw(image).ellipse(
                 (cx - 11, cy - 9, cx + 11, cy + 13), outline=pal.MUTED, width=1
             )
     _players(image, view, names, tr, plan)
@@ -382,7 +394,7 @@ def _players(
 ) -> None:
     """Each player's name, points and cards grouped as they score (rows as `plan` lays them);
     the winners framed in gold."""
-    draw = ImageDraw.Draw(image)
+    draw = paint.Draw(image)
     x, right = plan.inner[0], plan.inner[2]
     for seat in view.players:
         y = plan.seats[seat]
@@ -423,7 +435,7 @@ def _team_totals(
 
 def _legend(image: Image.Image, tr: Translate, at: tuple[int, int]) -> None:
     """What the roofs and the yellow and grey squares mean, beside a sample of each."""
-    draw = ImageDraw.Draw(image)
+    draw = paint.Draw(image)
     x, y = at
     draw.rectangle((x, y, x + 16, y + 16), fill=pal.ROOF)
     for k in (y + 5, y + 12):
@@ -437,8 +449,9 @@ def _legend(image: Image.Image, tr: Translate, at: tuple[int, int]) -> None:
 
 
 def encode(image: Image.Image) -> bytes:
+    """PNG bytes of a picture in RGB, or drawn on the fixed palette (`drawn`)."""
     return png.encode(image, pal.palette_image())
 
 
 def table_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
-    return encode(table_image(view, names, tr=tr))
+    return encode(table_image(view, names, tr=tr, indexed=True))

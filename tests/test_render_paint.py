@@ -1,0 +1,133 @@
+"""Pictures drawn straight on a palette canvas look as the RGB picture mapped to the palette:
+the table images' PNGs, and the drawing helpers they are made with."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image, ImageChops
+
+from engine.forbidden_city import Game
+from engine.verbotene_stadt.game import Game as StadtGame
+from render import paint
+from render.fonts import stamp
+from render.forbidden_city import palette as fc_pal
+from render.forbidden_city import private_image, private_png, table_image, table_png
+from render.forbidden_city.images import encode
+from render.verbotene_stadt import palette as vs_pal
+from render.verbotene_stadt import preview_image, preview_png
+from render.verbotene_stadt import table_image as stadt_image
+from render.verbotene_stadt import table_png as stadt_png
+
+NAMES = {"purple": "Ann", "yellow": "Bøb", "red": "<Cy>", "blue": "Di 🐉"}
+
+
+def _decoded(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """The RGB picture as the palette shows it: what every PNG of it was before."""
+    return image.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
+
+
+def _differing(a: Image.Image, b: Image.Image) -> tuple[int, int]:
+    """(pixels that differ, the largest difference in one channel)."""
+    assert a.size == b.size
+    diff = ImageChops.difference(a, b)
+    count = diff.convert("L").point(lambda v: 255 if v else 0).histogram()[255]
+    return count, max(high for _, high in diff.getextrema())  # type: ignore[misc]
+
+
+def _tile_game(moves: int) -> Game:
+    game = Game(["purple", "yellow", "red", "blue"], seed=11)
+    rng = random.Random(5)
+    for _ in range(moves):
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def test_the_tables_png_is_the_rgb_table_mapped_to_the_palette_pixel_for_pixel() -> None:
+    for moves in (0, 12, 40):
+        view = _tile_game(moves).view(None)
+        expected = _mapped(table_image(view, NAMES), fc_pal.palette_image())
+        assert _differing(_decoded(table_png(view, NAMES)), expected) == (0, 0), moves
+
+
+def test_a_turn_pictures_png_differs_only_at_a_few_text_edges() -> None:
+    """Numbers on the spots' white discs blend with the disc's palette colour, not with pure
+    white: a few hundred edge pixels, a few levels apart."""
+    view = (game := _tile_game(20)).view(game.current)
+    drawn = _decoded(private_png(view, NAMES))
+    count, most = _differing(drawn, _mapped(private_image(view, NAMES), fc_pal.palette_image()))
+    assert count < drawn.width * drawn.height // 1000 and most <= 32
+
+
+def test_die_verbotene_stadts_pngs_differ_only_at_a_few_text_edges() -> None:
+    game = StadtGame(4, seed=3)
+    rng = random.Random(1)
+    for _ in range(60):
+        turn = game.to_act[0]
+        game.play(turn.seat, rng.choice(game.legal_actions(turn.seat)))
+    for seat in (None, game.players[0]):
+        view = game.view(seat)
+        drawn = _decoded(stadt_png(view, NAMES))
+        count, most = _differing(drawn, _mapped(stadt_image(view, NAMES), vs_pal.palette_image()))
+        assert count < drawn.width * drawn.height // 1000 and most <= 48, seat
+    view = game.view(game.players[0])
+    official = next(iter(view.officials))
+    for slide in "NESW":
+        try:
+            drawn = _decoded(preview_png(view, NAMES, official, [slide]))
+        except ValueError:
+            continue
+        rgb = preview_image(view, NAMES, official, [slide])
+        count, most = _differing(drawn, _mapped(rgb, vs_pal.palette_image()))
+        assert count < drawn.width * drawn.height // 1000 and most <= 48, slide
+
+
+def test_a_colour_outside_the_palette_is_drawn_as_mapping_would_draw_it() -> None:
+    palette = fc_pal.palette_image()
+    canvas = paint.canvas((20, 10), fc_pal.TABLE, palette)
+    before = canvas.getpalette()
+    odd = (13, 200, 77)  # in no palette entry
+    paint.Draw(canvas).rectangle((0, 0, 9, 9), fill=odd, outline=fc_pal.LAST)
+    assert canvas.getpalette() == before  # the palette never grows
+    rgb = Image.new("RGB", (20, 10), fc_pal.TABLE)
+    paint.Draw(rgb).rectangle((0, 0, 9, 9), fill=odd, outline=fc_pal.LAST)
+    assert _differing(canvas.convert("RGB"), _mapped(rgb, palette)) == (0, 0)
+
+
+def test_text_on_a_flat_ground_and_on_a_mixed_one_looks_as_mapped_rgb_text() -> None:
+    palette = fc_pal.palette_image()
+    canvas = paint.canvas((160, 70), fc_pal.HEADER, palette)
+    rgb = Image.new("RGB", (160, 70), fc_pal.HEADER)
+    for image in (canvas, rgb):
+        draw = paint.Draw(image)
+        draw.rectangle((80, 0, 159, 39), fill=fc_pal.ROW_TURN)  # a second ground
+        stamp(image, (10, 20), "Ann 12", 20, fc_pal.TEXT, bold=True, anchor="lm")  # flat
+        stamp(image, (70, 20), "Bob ★", 20, fc_pal.GOLD, bold=True, anchor="lm")  # across both
+        stamp(image, (10, 52), "Ann 12", 20, fc_pal.TEXT, bold=True, anchor="lm")  # cached
+    assert _differing(canvas.convert("RGB"), _mapped(rgb, palette)) == (0, 0)
+    assert canvas.mode == "P" and len(canvas.getcolors() or []) > 8  # blends, not two colours
+
+
+def test_an_icon_with_alpha_blends_into_a_palette_canvas() -> None:
+    palette = fc_pal.palette_image()
+    icon = Image.new("RGBA", (12, 12), (0, 0, 0, 0))
+    paint.Draw(icon).ellipse((0, 0, 11, 11), fill=(*fc_pal.SEAT["red"], 255))
+    icon.putpixel((0, 6), (*fc_pal.SEAT["red"], 128))  # a half-covered edge pixel
+    canvas = paint.canvas((30, 20), fc_pal.BADGE, palette)
+    rgb = Image.new("RGB", (30, 20), fc_pal.BADGE)
+    paint.sprite(canvas, icon, (5, 4))
+    paint.sprite(rgb, icon, (5, 4))
+    assert _differing(canvas.convert("RGB"), _mapped(rgb, palette)) == (0, 0)
+    assert canvas.convert("RGB").getpixel((11, 10)) == _mapped(rgb, palette).getpixel((11, 10))
+
+
+def test_a_huge_palette_picture_is_scaled_within_the_platforms_limits() -> None:
+    palette = fc_pal.palette_image()
+    huge = paint.canvas((6000, 5000), fc_pal.TABLE, palette)
+    shown = Image.open(io.BytesIO(encode(huge)))
+    assert shown.width + shown.height <= 10_000
