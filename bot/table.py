@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
+from . import replayed
 from .games import DEFAULT, MODULES, GameInfo, GameModule, Playing, Record, module
 from .names import clean_name
 
@@ -125,13 +126,16 @@ class Table(BaseModel):
 
 
 def load_game(game_module: GameModule[G, V, A], table: Table) -> G:
-    """The table's game, replayed from its record by its module."""
+    """The table's game, replayed from its record by its module (or a copy of the game this
+    process last replayed or stored for that record: `replayed`)."""
     if table.game is None:
         raise ValueError("the game has not started")
-    return game_module.load(table.game)
+    return replayed.load(game_module, table.game)
 
 
 def keep(game_module: GameModule[G, V, A], table: Table, game: G) -> None:
-    """Store `game` in the table (its record and its seats)."""
+    """Store `game` in the table (its record and its seats), and keep a copy of it for the
+    table's next command in this process."""
     table.game = game_module.dump(game)
     table.players = list(game.players)
+    replayed.kept(game_module, table.game, game)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from bot import replayed
 from bot.redis_server import RedisServer, find_redis_server, free_port
 from bot.service import GameService
 from bot.store import Store
@@ -36,6 +37,15 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "redis_server" in metafunc.fixturenames:
         backends = ("single",)
     metafunc.parametrize("backend", backends, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def no_kept_games() -> Iterator[None]:
+    """Each test starts as a fresh process would: no game kept from another test's records
+    (`bot.replayed`), so a test that changes how a record loads sees it replayed."""
+    replayed.forget()
+    yield
+    replayed.forget()
 
 
 def _short_tempdir() -> Path:

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from bot import replayed
 from tests.procs import bot_load, ours, run_load
 
 SMALL = ["--rate", "12", "--seconds", "4", "--kill"]
@@ -34,7 +35,8 @@ def test_a_small_load_with_a_killed_process_loses_nothing() -> None:
     # Each process's image caches, by name, at both ends: the killed one says nothing at the end.
     caches = figures["cache_mb"]
     assert len(caches) == 2 and caches[0][1] == {}
-    assert set(caches[1][1]) == {"text", "tile art"} and caches[1][1]["text"] > 0
+    assert set(caches[1][1]) == {"text", "text on a ground", "tile art"}
+    assert caches[1][1]["text"] > 0 and caches[1][1]["text on a ground"] > 0
     assert caches[1][1]["tile art"] >= caches[1][0]["tile art"] > 0
     assert isinstance(figures["rss_less_caches_growth_pct"], float)
     assert figures["redis_mb"][0] > 0 and 500 < figures["table_bytes"][1] < 16_000
@@ -51,6 +53,7 @@ def test_computer_players_decisions_and_those_their_cap_cut_are_counted() -> Non
     # Most moves draw the table and the next player's turn; the images take part of the CPU.
     assert 1 <= figures["drawn_per_move"] <= 6
     assert 0 < figures["drawing_cpu_ms_per_move"] < figures["cpu_ms_per_move"]
+    assert 0 < figures["kept_games"][0] <= replayed.GAMES  # the tables' games, kept replayed
     assert figures["errors"] == 0 and figures["achieved_per_s"] > 0
 
 

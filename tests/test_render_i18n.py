@@ -288,7 +288,7 @@ def test_a_named_cache_tells_the_bytes_it_holds() -> None:
         cache.get(1, lambda: Image.new("L", (100, 20)))  # 2,000 bytes, plus 1,000 of overhead
         cache.get(2, lambda: Image.new("RGB", (10, 10)))  # 400 bytes, plus 1,000
         assert memo.held()["probe"] == 4_400
-        assert {"text", "tile art"} <= set(memo.held())
+        assert {"text", "text on a ground", "tile art"} <= set(memo.held())
     finally:
         memo._NAMED.pop("probe")
 

@@ -36,7 +36,7 @@ import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, ParamSpec, Protocol, TypeVar
+from typing import Literal, ParamSpec, Protocol, Self, TypeVar
 
 from engine.core.errors import IllegalMove
 from engine.core.shape import ToAct
@@ -55,7 +55,8 @@ Record = dict[str, object]
 
 
 class Playing(Protocol):
-    """What the service reads of any game: its seats, seed, who must act, whether it is over."""
+    """What the service reads of any game: its seats, seed, who must act, whether it is over,
+    and a copy of it."""
 
     @property
     def players(self) -> Sequence[str]: ...
@@ -68,6 +69,10 @@ class Playing(Protocol):
 
     @property
     def is_over(self) -> bool: ...
+
+    def copy(self) -> Self:
+        """An independent game in the same state, without replaying (`bot.replayed`)."""
+        ...
 
 
 G = TypeVar("G", bound=Playing)

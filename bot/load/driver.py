@@ -352,6 +352,8 @@ async def measure(
                 } | watch.figures(seconds)
                 if not kill:
                     figures |= drawing_figures(drawing_at_start, await drawing(run), run)
+                    stats = [await worker_stats(run, worker) for worker in workers]
+                    figures["kept_games"] = [s["kept_games"] for s in stats]
                 if computers:
                     figures |= await computer_figures(run)
                 if kill:

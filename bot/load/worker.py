@@ -18,6 +18,7 @@ from aiohttp import web
 
 from render import memo
 
+from .. import replayed
 from ..actor import Actor
 from ..config import Settings
 from ..metrics import REGISTRY
@@ -122,8 +123,8 @@ class Worker:
 
     async def stats(self, request: web.Request) -> web.Response:
         """Computer players' decisions made here, those their CPU-time cap cut, the bytes
-        each image cache holds, and the images (and replays) drawn off the event loop, with
-        their CPU time."""
+        each image cache holds, the images (and replays) drawn off the event loop, with
+        their CPU time, and the games kept replayed (`bot.replayed`)."""
         return web.json_response(
             {
                 "decisions": _total("fc_computer_search_seconds_count"),
@@ -131,6 +132,7 @@ class Worker:
                 "caches": memo.held(),
                 "drawn": _total("fc_drawn_total"),
                 "drawing_cpu": _total("fc_drawing_cpu_seconds_total"),
+                "kept_games": replayed.held(),
             }
         )
 
