@@ -21,7 +21,9 @@ from ..memo import ImageCache, image_bytes
 from . import palette as pal
 
 SUPERSAMPLE = 4
-ART_CACHE_BYTES = 20 << 20
+# Tile art is cached mapped to the palette (1 byte a pixel): 8 MB hold about 870 cells of 96
+# pixels, more than the 20 MB of RGB art held before; a smaller cache fills within minutes.
+ART_CACHE_BYTES = 8 << 20
 Point = tuple[float, float]
 
 # Part outlines in unit coordinates (x east, y south), by diagonal kind and part index.
