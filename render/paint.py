@@ -8,8 +8,9 @@ than its drawing. On a canvas in P mode:
 - what blends into the picture (anti-aliased text, an RGBA icon) is painted in RGB on the few
   pixels under it, which are then mapped back (`blended`).
 Mapping is per pixel, so every pixel comes out as it would from mapping the RGB picture whole,
-except where a blend falls on a pixel that was itself a blend (then it blends with the
-palette's colour, not the exact one).
+except where text blends with a ground whose entry is not its exact colour (a pixel that was
+itself a blend, or a white that Pillow maps to 252,251,249): the text's edge then blends with
+the entry's colour, a few levels off.
 """
 
 from __future__ import annotations
