@@ -285,25 +285,37 @@ async def computer_figures(run: Run) -> dict[str, Any]:
     }
 
 
-async def drawing(run: Run) -> tuple[float, float]:
-    """Images (and replays) drawn off the event loop so far, over the processes, and the CPU
-    seconds they took."""
+def cpu_used(workers: list[Worker]) -> float:
+    """CPU seconds the bot processes used since the tables were open (a killed one's until
+    its kill)."""
+    return sum(
+        w.cpu_used if w.cpu_used is not None else cpu_seconds(w.process.pid) - w.cpu_at_start
+        for w in workers
+    )
+
+
+async def drawing(run: Run) -> tuple[float, float, list[int]]:
+    """Images (and replays) drawn off the event loop so far, over the processes, the CPU
+    seconds they took, and the games each process keeps replayed."""
     drawn = cpu = 0.0
+    kept = []
     for worker in run.workers:
         stats = await worker_stats(run, worker)
         drawn, cpu = drawn + stats["drawn"], cpu + stats["drawing_cpu"]
-    return drawn, cpu
+        kept.append(int(stats["kept_games"]))
+    return drawn, cpu, kept
 
 
 def drawing_figures(
-    before: tuple[float, float], after: tuple[float, float], run: Run
+    before: tuple[float, float, list[int]], after: tuple[float, float, list[int]], run: Run
 ) -> dict[str, Any]:
     """What of a move's CPU went to its images: how many were drawn a move (reminders and
-    other deadlines' included) and their CPU time a move."""
+    other deadlines' included) and their CPU time a move; and the games kept at the end."""
     moves = max(1, len(run.latencies))
     return {
         "drawn_per_move": round((after[0] - before[0]) / moves, 2),
         "drawing_cpu_ms_per_move": round((after[1] - before[1]) * 1000 / moves, 2),
+        "kept_games": after[2],
     }
 
 
@@ -337,12 +349,7 @@ async def measure(
                 drawing_at_start = await drawing(run)
                 watch = Watch(min(PROGRESS_EVERY, max(0.5, seconds / 4)))
                 elapsed = await offer(run, rate, seconds, kill, watch)
-                cpu = sum(
-                    w.cpu_used
-                    if w.cpu_used is not None
-                    else cpu_seconds(w.process.pid) - w.cpu_at_start
-                    for w in workers
-                )
+                cpu = cpu_used(workers)
                 missed = await drain(store, run)
                 fired = await fired_counts(store)
                 figures = report(run, rate, seconds, elapsed, cpu)
@@ -352,8 +359,6 @@ async def measure(
                 } | watch.figures(seconds)
                 if not kill:
                     figures |= drawing_figures(drawing_at_start, await drawing(run), run)
-                    stats = [await worker_stats(run, worker) for worker in workers]
-                    figures["kept_games"] = [s["kept_games"] for s in stats]
                 if computers:
                     figures |= await computer_figures(run)
                 if kill:
