@@ -58,11 +58,15 @@ def kept(game_module: GameModule[G, V, A], data: Record, game: G) -> None:
 
 
 def _keep(game_module: GameModule[Any, Any, Any], key: bytes, game: Playing) -> None:
+    """Keep `game` as the one its record `key` replays to, in place of its older record; a
+    game that is over is archived, and has no next command: nothing of it is kept."""
     ident = (game_module.key, game.seed)
     with _lock:
-        older = _latest.get(ident)
-        if older is not None and older != key:
+        older = _latest.pop(ident, None)
+        if older is not None:
             _games.pop(older, None)
+        if game.is_over:
+            return
         _latest[ident] = key
         _games[key] = (ident, game)
         _games.move_to_end(key)

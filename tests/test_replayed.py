@@ -67,6 +67,18 @@ def test_a_game_is_kept_once_at_its_latest_record() -> None:
         assert game_module.dump(replayed.load(game_module, data)) == data
 
 
+def test_a_game_that_is_over_is_not_kept() -> None:
+    """A finished game is archived: nothing of it stays in the process."""
+    game_module: Any = module("forbidden_city")
+    rng = random.Random(4)
+    game = game_module.new_game(2, {}, 8)
+    while not game.is_over:
+        turn = game.to_act[0]
+        game.play(turn.seat, rng.choice(game.legal_actions(turn.seat)))
+        replayed.kept(game_module, game_module.dump(game), game)
+        assert replayed.held() == (0 if game.is_over else 1)
+
+
 def test_a_different_record_is_replayed_not_taken_from_the_cache() -> None:
     game_module: Any = module("forbidden_city")
     game = game_module.new_game(2, {}, 5)
