@@ -76,3 +76,19 @@ def test_the_file_is_a_well_formed_palette_png_that_zlib_inflates() -> None:
         expected = [200 if 1 <= y < 4 and 10 <= x < 20 else 3 for x in range(37)]
         assert list(row[1:]) == expected
     Image.open(io.BytesIO(data)).verify()
+
+
+def test_a_picture_pillow_keeps_in_several_blocks_is_encoded_all_the_same() -> None:
+    """Over Pillow's 16 MB block, a picture's rows are not one buffer: they are copied instead
+    of read in place, and the file is the same picture."""
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([c for colour in GRID for c in colour])
+    drawn = Image.new("P", (4500, 4000), 3)
+    drawn.putpalette(palette.getpalette() or [])
+    drawn.paste(200, (4490, 3990, 4500, 4000))
+    drawn.paste(17, (0, 0, 3, 2))
+    back = Image.open(io.BytesIO(png.indexed_png(drawn)))
+    assert back.size == (4500, 4000)
+    assert back.getpixel((4499, 3999)) == 200 and back.getpixel((4489, 3999)) == 3
+    assert back.getpixel((0, 0)) == 17 and back.getpixel((3, 0)) == 3
+    assert back.getpixel((0, 2)) == 3
