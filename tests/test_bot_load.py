@@ -53,8 +53,30 @@ def test_computer_players_decisions_and_those_their_cap_cut_are_counted() -> Non
     # Most moves draw the table and the next player's turn; the images take part of the CPU.
     assert 1 <= figures["drawn_per_move"] <= 6
     assert 0 < figures["drawing_cpu_ms_per_move"] < figures["cpu_ms_per_move"]
+    # The simulated players' deciding is theirs, not the bot's: counted apart.
+    players, bot = figures["players_cpu_ms_per_move"], figures["bot_cpu_ms_per_move"]
+    assert 0 < players < bot and bot + players == pytest.approx(figures["cpu_ms_per_move"], 0.02)
     assert 0 < figures["kept_games"][0] <= replayed.GAMES  # the tables' games, kept replayed
     assert figures["errors"] == 0 and figures["achieved_per_s"] > 0
+
+
+def test_an_aged_run_starts_with_its_tables_spread_over_their_games() -> None:
+    """`--aged` measures a whole game of each kind, played by the simulated players, then
+    forwards each table a share of it before the clock starts."""
+    figures, _ = bot_load(
+        "--processes", "1", "--tables", "6", "--rate", "6", "--seconds", "2", "--aged"
+    )
+    lengths = figures["aged"]["game_lengths"]
+    assert set(lengths) == {"forbidden_city", "verbotene_stadt"}
+    # The simulated players finish a game in a few hundred moves (stand-ins never would).
+    assert all(20 < moves < 1000 for moves in lengths.values()), lengths
+    least, median, most = figures["aged"]["moves_forwarded"]
+    assert 0 <= least <= median <= most < max(lengths.values()) and least < most
+    assert figures["errors"] == 0 and figures["achieved_per_s"] > 0
+    # Spread tables hold more than a fresh one's few KB, from the first sample on.
+    fresh, _ = bot_load("--processes", "1", "--tables", "6", "--rate", "6", "--seconds", "2")
+    assert figures["table_bytes"][0] > 1.2 * fresh["table_bytes"][0]
+    assert "aged" not in fresh
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,12 @@ def add_load(sub: Any) -> None:
         "--kill", action="store_true", help="SIGKILL one process halfway and count what it lost"
     )
     load.add_argument(
+        "--aged",
+        action="store_true",
+        help="before the clock starts, play each table an even share of a game's length, so "
+        "tables are at every point of their games (for a soak's memory curve)",
+    )
+    load.add_argument(
         "--failovers",
         type=int,
         default=0,
@@ -92,6 +98,7 @@ def run_load(args: argparse.Namespace) -> int:
                 args.kill,
                 args.computers,
                 args.level,
+                args.aged,
             )
         )
     print(json.dumps(figures))

@@ -8,23 +8,23 @@ hide its queue. Tables that end are replaced by new ones, so N stay in flight.
 from __future__ import annotations
 
 import asyncio
-import collections
 import os
 import random
 import signal
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 
-from ..games import MODULES
 from ..redis_server import free_port, temporary_redis_server
 from ..store import CLAIM_LEASE, Channel, Store
 from .moves import PLATFORM
 from .progress import Watch, progress_line, sample
+from .run import Run, Worker
+from .spread import spread
 from .worker import fired_counts
 
 # Seconds: short enough that the tables a move skips for a while are reminded during a run
@@ -39,95 +39,6 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-@dataclass
-class Worker:
-    process: asyncio.subprocess.Process
-    port: int
-    cpu_at_start: float = 0.0
-    cpu_used: float | None = None  # set when it is killed
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-
-@dataclass
-class Run:
-    """What the driver counts."""
-
-    workers: list[Worker]
-    session: aiohttp.ClientSession
-    store: Store
-    idle: list[str] = field(default_factory=list)  # tables with no move in flight
-    rng: random.Random = field(default_factory=lambda: random.Random(1))
-    acked: dict[str, int] = field(default_factory=dict)  # table -> version last acknowledged
-    ended: set[str] = field(default_factory=set)
-    latencies: list[float] = field(default_factory=list)
-    offered: int = 0
-    skipped: int = 0
-    errors: int = 0
-    interrupted: int = 0
-    waiting: int = 0  # offers to a table whose computer player was to move
-    why: collections.Counter[str] = field(default_factory=collections.Counter)  # errors' causes
-    killed: Worker | None = None
-    killed_at: float = 0.0
-    opened: int = 0
-    tables: int = 0  # in flight
-
-    def take(self) -> str:
-        """An idle table at random (swapped out of the list: no scan)."""
-        index = self.rng.randrange(len(self.idle))
-        self.idle[index], self.idle[-1] = self.idle[-1], self.idle[index]
-        return self.idle.pop()
-
-    def worker_for(self, table: str) -> Worker:
-        alive = [w for w in self.workers if w is not self.killed]
-        return alive[hash(table) % len(alive)]
-
-    async def post(self, worker: Worker, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        async with self.session.post(worker.url + path, json=body) as response:
-            answer: dict[str, Any] = await response.json()
-            return answer
-
-    async def open(self, index: int) -> None:
-        keys = list(MODULES)
-        name = f"t{index}"
-        await self.post(
-            self.worker_for(name), "/open", {"game": keys[index % len(keys)], "channel": name}
-        )
-        self.idle.append(name)
-
-    async def step(self, table: str, due: float) -> None:
-        worker = self.worker_for(table)
-        try:
-            answer = await self.post(worker, "/step", {"channel": table})
-        except (TimeoutError, aiohttp.ClientError) as err:
-            if worker is self.killed:
-                self.interrupted += 1
-            else:
-                self.errors += 1
-                self.why[type(err).__name__] += 1
-            self.idle.append(table)
-            return
-        if answer.get("waiting"):
-            self.waiting += 1
-        if "ok" in answer:
-            if answer["ok"]:
-                self.latencies.append(time.perf_counter() - due)
-                if answer["version"] is not None:
-                    self.acked[table] = int(answer["version"])
-            else:
-                self.errors += 1
-                self.why[answer.get("said") or "unavailable"] += 1
-        if answer.get("over"):  # archived: a new table takes its place
-            self.ended.add(table)
-            self.acked.pop(table, None)
-            self.opened += 1
-            await self.open(1_000_000 + self.opened)
-            return
-        self.idle.append(table)
 
 
 async def start_worker(redis_url: str, computers: int = 0, level: str = "normal") -> Worker:
@@ -294,29 +205,54 @@ def cpu_used(workers: list[Worker]) -> float:
     )
 
 
-async def drawing(run: Run) -> tuple[float, float, list[int]]:
-    """Images (and replays) drawn off the event loop so far, over the processes, the CPU
-    seconds they took, and the games each process keeps replayed."""
-    drawn = cpu = 0.0
+@dataclass(frozen=True)
+class Spent:
+    """What the processes report of their work so far (`worker.Worker.stats`)."""
+
+    drawn: float  # images (and replays) drawn off the event loop
+    drawing_cpu: float  # their CPU seconds
+    players_cpu: float  # CPU seconds the simulated players took to decide
+    kept: list[int]  # games each process keeps replayed
+
+
+async def spent(run: Run) -> Spent:
+    drawn = drawing_cpu = players_cpu = 0.0
     kept = []
     for worker in run.workers:
         stats = await worker_stats(run, worker)
-        drawn, cpu = drawn + stats["drawn"], cpu + stats["drawing_cpu"]
+        drawn, drawing_cpu = drawn + stats["drawn"], drawing_cpu + stats["drawing_cpu"]
+        players_cpu += stats["players_cpu"]
         kept.append(int(stats["kept_games"]))
-    return drawn, cpu, kept
+    return Spent(drawn, drawing_cpu, players_cpu, kept)
 
 
-def drawing_figures(
-    before: tuple[float, float, list[int]], after: tuple[float, float, list[int]], run: Run
-) -> dict[str, Any]:
+def spent_figures(before: Spent, after: Spent, run: Run, cpu: float) -> dict[str, Any]:
     """What of a move's CPU went to its images: how many were drawn a move (reminders and
-    other deadlines' included) and their CPU time a move; and the games kept at the end."""
+    other deadlines' included) and their CPU time a move; the simulated players' deciding,
+    which a deployed bot does not do, and the bot's CPU a move without it; and the games
+    kept at the end."""
     moves = max(1, len(run.latencies))
+    players = after.players_cpu - before.players_cpu
     return {
-        "drawn_per_move": round((after[0] - before[0]) / moves, 2),
-        "drawing_cpu_ms_per_move": round((after[1] - before[1]) * 1000 / moves, 2),
-        "kept_games": after[2],
+        "drawn_per_move": round((after.drawn - before.drawn) / moves, 2),
+        "drawing_cpu_ms_per_move": round(
+            (after.drawing_cpu - before.drawing_cpu) * 1000 / moves, 2
+        ),
+        "players_cpu_ms_per_move": round(players * 1000 / moves, 2),
+        "bot_cpu_ms_per_move": round((cpu - players) * 1000 / moves, 2),
+        "kept_games": after.kept,
     }
+
+
+async def open_tables(run: Run, tables: int) -> None:
+    """Open `tables` tables, a few at a time per process."""
+    opening = asyncio.Semaphore(8 * len(run.workers))
+
+    async def open_one(index: int) -> None:
+        async with opening:
+            await run.open(index)
+
+    await asyncio.gather(*(open_one(i) for i in range(tables)))
 
 
 async def measure(
@@ -327,6 +263,7 @@ async def measure(
     kill: bool,
     computers: int = 0,
     level: str = "normal",
+    aged: bool = False,
 ) -> dict[str, Any]:
     with temporary_redis_server() as server:
         workers = [await start_worker(server.url, computers, level) for _ in range(processes)]
@@ -337,28 +274,25 @@ async def measure(
         try:
             async with aiohttp.ClientSession(timeout=timeout, connector=connector) as session:
                 run = Run(workers, session, store, tables=tables)
-                opening = asyncio.Semaphore(8 * processes)
-
-                async def open_one(index: int) -> None:
-                    async with opening:
-                        await run.open(index)
-
-                await asyncio.gather(*(open_one(i) for i in range(tables)))
+                await open_tables(run, tables)
+                spreading = await spread(run, random.Random(2)) if aged else {}
+                run.ended.clear()  # games that ended while tables were spread: not the run's
                 for worker in workers:
                     worker.cpu_at_start = cpu_seconds(worker.process.pid)
-                drawing_at_start = await drawing(run)
+                spent_at_start = await spent(run)
                 watch = Watch(min(PROGRESS_EVERY, max(0.5, seconds / 4)))
                 elapsed = await offer(run, rate, seconds, kill, watch)
                 cpu = cpu_used(workers)
                 missed = await drain(store, run)
                 fired = await fired_counts(store)
                 figures = report(run, rate, seconds, elapsed, cpu)
+                figures |= {"aged": spreading} if aged else {}
                 figures |= {
                     "redis_bytes_per_table": watch.samples[-1].per_table,
                     "deadlines_fired": sum(fired.values()),
                 } | watch.figures(seconds)
                 if not kill:
-                    figures |= drawing_figures(drawing_at_start, await drawing(run), run)
+                    figures |= spent_figures(spent_at_start, await spent(run), run, cpu)
                 if computers:
                     figures |= await computer_figures(run)
                 if kill:

@@ -24,8 +24,9 @@ import aiohttp
 
 from ..store import CLAIM_LEASE, Channel, Store
 from .cluster import LocalCluster
-from .driver import Run, Worker, pace, start_worker
+from .driver import pace, start_worker
 from .moves import PLATFORM
+from .run import Run, Worker
 from .worker import fired_counts
 
 # The cluster's node timeout: a dead master is replaced after about this long.

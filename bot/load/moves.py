@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import random
-from typing import TypeVar
+from typing import TypeVar, cast
+
+from engine.ai import game_ai
+from engine.core.shape import Engine
 
 from ..actor import Actor
 from ..games import GameModule, Playing, module
@@ -19,10 +22,15 @@ PLAYERS = ("a", "b", "c", "d")
 
 
 def choose(game_module: GameModule[G, V, A], table: Table, rng: random.Random) -> tuple[str, str]:
-    """The seat that must act, and its action in notation (the game's own stand-in)."""
+    """The seat that must act, and its action in notation: the game's greedy baseline
+    (`engine.ai`), the best immediate gain, as a person playing to win would look for. Not the
+    stand-in, the action for a seat that did not decide in time: in Die Verbotene Stadt it
+    passes whenever it may, and a game played by stand-ins alone never ends (5,000 actions
+    and a 110 KB record, where greedy players finish in about 250)."""
     game = load_game(game_module, table)
     seat = game.to_act[0].seat
-    return seat, str(game_module.stand_in(game, seat, rng))
+    engine = cast("Engine[object]", game)  # each module's game is its engine's own
+    return seat, str(game_ai(game_module.key).greedy(engine, seat, rng))
 
 
 async def open_table(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import random
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -78,6 +79,7 @@ class Worker:
         self.service = service
         self.computers, self.level = computers, level
         self.rng = random.Random()
+        self.players_cpu = 0.0  # CPU seconds the simulated players took to decide
 
     async def open(self, request: web.Request) -> web.Response:
         body = await request.json()
@@ -104,8 +106,10 @@ class Worker:
         record = await store.load(channel)
         if record is None:
             return {"over": True, "missing": await store.last_archived(channel) is None}
+        deciding = time.thread_time()
         table = Table.model_validate_json(record.data)
         seat, text = table.module.visit(choose, table, self.rng)
+        self.players_cpu += time.thread_time() - deciding
         if seat in table.computer_seats():
             return {"waiting": True}  # a computer's turn: its deadline plays it
         user = table.user_of(seat).user_id
@@ -136,6 +140,7 @@ class Worker:
                 "drawn": _total("fc_drawn_total"),
                 "drawing_cpu": _total("fc_drawing_cpu_seconds_total"),
                 "kept_games": replayed.held(),
+                "players_cpu": self.players_cpu,
             }
         )
 

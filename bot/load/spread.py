@@ -1,0 +1,71 @@
+"""Tables spread over their games before a soak's clock starts (`python -m bot load --aged`).
+
+A run opens all its tables at once, so they age together: at 10 moves a second over 40
+tables a Die Verbotene Stadt game lasts about as long as a half-hour soak, and a table's
+record, its kept game and the images it draws all grow with its age for the whole run. Memory
+that follows the tables' common age hides a leak, or looks like one. A bot that has run for a
+while holds tables at every point of their games; so does a run that first plays each table
+a share of a game's length drawn evenly between none and all of it (a table that ends on the
+way is replaced by a new one, as during the run). A game's length is measured, not assumed:
+one table of each game is played to its end first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from .run import Run
+
+CONCURRENT = 8  # tables forwarded at once, per process
+
+
+async def game_length(run: Run, game: str) -> int:
+    """Moves a whole game of `game` took, played through the service by the stand-in."""
+    name = f"length-{game}"
+    worker = run.workers[0]
+    await run.post(worker, "/open", {"game": game, "channel": name})
+    moves = 0
+    while not (await run.post(worker, "/step", {"channel": name})).get("over"):
+        moves += 1
+    return moves
+
+
+async def forward(run: Run, table: str, moves: int) -> None:
+    """Play `moves` moves on an idle table (taken out of `run.idle` by the caller), then give
+    it back; one that ends before is replaced by a new table."""
+    worker = run.worker_for(table)
+    for _ in range(moves):
+        answer = await run.post(worker, "/step", {"channel": table})
+        if answer.get("over"):
+            run.opened += 1
+            await run.open(1_000_000 + run.opened)
+            return
+        if answer.get("ok"):
+            run.acked[table] = int(answer["version"])
+        elif "ok" in answer:
+            run.errors += 1
+            run.why[answer.get("said") or "refused"] += 1
+    run.idle.append(table)
+
+
+async def spread(run: Run, rng: random.Random) -> dict[str, Any]:
+    """Forward every idle table by an even share of its game's measured length; returns the
+    lengths, by game, and the least, median and most moves a table was forwarded."""
+    lengths = {game: await game_length(run, game) for game in sorted(set(run.games.values()))}
+    tables, run.idle = run.idle, []
+    shares = [int(rng.random() * lengths[run.games[table]]) for table in tables]
+    gate = asyncio.Semaphore(CONCURRENT * len(run.workers))
+
+    async def one(table: str, moves: int) -> None:
+        async with gate:
+            await forward(run, table, moves)
+
+    await asyncio.gather(*(one(table, moves) for table, moves in zip(tables, shares, strict=True)))
+    shares.sort()
+    middle = shares[len(shares) // 2] if shares else 0
+    return {
+        "game_lengths": lengths,
+        "moves_forwarded": [min(shares, default=0), middle, max(shares, default=0)],
+    }
