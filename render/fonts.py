@@ -258,6 +258,11 @@ _on_ground: ImageCache[tuple[Image.Image, Image.Image]] = ImageCache(
 
 
 def _single_mask(text: str, f: Font, anchor: str) -> Mask:
+    # One layout pass: FreeType's mask and where it goes, as `ImageDraw.text` draws it (the
+    # box first, then the text in it, laid the line out twice: a quarter of a miss's cost).
+    core, (left, top) = f.getmask2(text, mode="L", anchor=anchor)
+    if core.size[0] > 0 and core.size[1] > 0:
+        return Image.Image()._new(core), None, left, top
     box = f.getbbox(text, anchor=anchor)
     left, top, right, bottom = (
         math.floor(box[0]),
