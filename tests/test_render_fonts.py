@@ -146,3 +146,19 @@ def test_a_text_with_nothing_to_draw_draws_nothing() -> None:
         image = Image.new("RGB", (60, 30), (9, 9, 9))
         stamp(image, (5, 15), text, 14, (255, 255, 255), anchor="lm")
         assert image.getcolors() == [(60 * 30, (9, 9, 9))], repr(text)
+
+
+@pytest.mark.parametrize("anchor", ["la", "lm", "mm", "ls", "ms", "rm"])
+@pytest.mark.parametrize(("size", "bold"), [(11, False), (17, False), (20, True)])
+def test_a_text_is_stamped_where_pillow_draws_it(anchor: str, size: int, bold: bool) -> None:
+    """The cached stamp of a plain text is Pillow's own drawing of it, pixel for pixel, at
+    the same place, the first time (drawn) and the next (from the cache)."""
+    text = f"Move {size}: Ann placed a tile at -3,2 ({anchor})"
+    expected = Image.new("RGB", (700, 60), (20, 30, 40))
+    ImageDraw.Draw(expected).text(
+        (350, 30), text, font=font(size, bold), fill=(250, 200, 90), anchor=anchor
+    )
+    for _ in range(2):
+        canvas = Image.new("RGB", (700, 60), (20, 30, 40))
+        stamp(canvas, (350, 30), text, size, (250, 200, 90), bold=bold, anchor=anchor)
+        assert ImageChops.difference(canvas, expected).getbbox() is None
