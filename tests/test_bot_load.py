@@ -73,6 +73,8 @@ def test_an_aged_run_starts_with_its_tables_spread_over_their_games() -> None:
     least, median, most = figures["aged"]["moves_forwarded"]
     assert 0 <= least <= median <= most < max(lengths.values()) and least < most
     assert figures["errors"] == 0 and figures["achieved_per_s"] > 0
+    # A table whose game ended is replaced by one of the same game: the mix stays even.
+    assert figures["tables_by_game"] == {"forbidden_city": 3, "verbotene_stadt": 3}
     # Spread tables hold more than a fresh one's few KB, from the first sample on.
     fresh, _ = bot_load("--processes", "1", "--tables", "6", "--rate", "6", "--seconds", "2")
     assert figures["table_bytes"][0] > 1.2 * fresh["table_bytes"][0]

@@ -13,6 +13,7 @@ import random
 import signal
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -287,6 +288,7 @@ async def measure(
                 fired = await fired_counts(store)
                 figures = report(run, rate, seconds, elapsed, cpu)
                 figures |= {"aged": spreading} if aged else {}
+                figures["tables_by_game"] = dict(sorted(Counter(run.games.values()).items()))
                 figures |= {
                     "redis_bytes_per_table": watch.samples[-1].per_table,
                     "deadlines_fired": sum(fired.values()),

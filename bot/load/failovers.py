@@ -76,8 +76,7 @@ class FailoverRun(Run):
             self.idle.remove(table)
             self.ended.add(table)
             self.acked.pop(table, None)
-            self.opened += 1
-            await self.open(1_000_000 + self.opened)
+            await self.replace(table)
         elif not answer.get("ok"):
             self.errors += 1
         else:

@@ -39,8 +39,7 @@ async def forward(run: Run, table: str, moves: int) -> None:
     for _ in range(moves):
         answer = await run.post(worker, "/step", {"channel": table})
         if answer.get("over"):
-            run.opened += 1
-            await run.open(1_000_000 + run.opened)
+            await run.replace(table)
             return
         if answer.get("ok"):
             run.acked[table] = int(answer["version"])
