@@ -7,6 +7,12 @@ keeps the game after it, by the record it stored (`kept`); the table's next comm
 common case (a Discord shard serves its guilds, and a load run or a sticky proxy sends a table
 to one process), starts from a copy of it. A miss replays. Redis holds the only truth: a record
 another process stored is another key, and losing this cache loses nothing.
+
+A game not asked for in `IDLE` seconds is let go. Without that, the games other processes
+finish stayed here until 512 others pushed them out (every process loads a table when it fires
+its reminder): in a half-hour run each process held about 80 games for the 20 tables it
+served, and its memory grew with every game finished elsewhere. A table idle that long replays
+its record once when it wakes, a few milliseconds against turns that take minutes or days.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections import OrderedDict
 from typing import Any, Final, TypeVar
 
@@ -24,11 +31,14 @@ V = TypeVar("V")
 A = TypeVar("A")
 
 GAMES: Final = 512  # games kept a process: 10-100 KB each, by length
+IDLE: Final = 300.0  # seconds a kept game stays unasked for before it is let go
 
 Ident = tuple[str, int]  # a game: its module's key and its seed
-_games: OrderedDict[bytes, tuple[Ident, Any]] = OrderedDict()  # record digest -> its game
+# record digest -> its game and when it was last kept or asked for, least recently first
+_games: OrderedDict[bytes, tuple[Ident, Any, float]] = OrderedDict()
 _latest: dict[Ident, bytes] = {}  # each game's latest record here: older ones are dropped
 _lock = threading.Lock()
+clock = time.monotonic  # replaced by tests
 
 
 def _key(game_module: GameModule[Any, Any, Any], data: Record) -> bytes:
@@ -40,8 +50,10 @@ def load(game_module: GameModule[G, V, A], data: Record) -> G:
     """The game `data` replays to: a copy of the one kept, else replayed (and kept)."""
     key = _key(game_module, data)
     with _lock:
+        _let_go_idle()
         found = _games.get(key)
         if found is not None:
+            _games[key] = (found[0], found[1], clock())
             _games.move_to_end(key)
     if found is not None:
         copied: G = found[1].copy()
@@ -68,11 +80,23 @@ def _keep(game_module: GameModule[Any, Any, Any], key: bytes, game: Playing) -> 
         if game.is_over:
             return
         _latest[ident] = key
-        _games[key] = (ident, game)
+        _games[key] = (ident, game, clock())
         _games.move_to_end(key)
         while len(_games) > GAMES:
-            _, (dropped, _) = _games.popitem(last=False)
-            _latest.pop(dropped, None)
+            _drop_oldest()
+        _let_go_idle()
+
+
+def _drop_oldest() -> None:
+    _, (dropped, _, _) = _games.popitem(last=False)
+    _latest.pop(dropped, None)
+
+
+def _let_go_idle() -> None:
+    """Drop the games not asked for in `IDLE` seconds (the oldest first; under the lock)."""
+    limit = clock() - IDLE
+    while _games and next(iter(_games.values()))[2] < limit:
+        _drop_oldest()
 
 
 def held() -> int:

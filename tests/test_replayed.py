@@ -127,3 +127,31 @@ async def test_a_process_replays_a_record_once_not_at_every_move(
     for _ in range(3):
         await replays.move(service, store)
     assert replays.count == 1
+
+
+def test_a_game_not_asked_for_a_while_is_let_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game another process finished, or a table gone quiet, does not stay in this one: past
+    `IDLE` seconds unasked it is let go, and the next command replays its record."""
+    now = [1000.0]
+    monkeypatch.setattr(replayed, "clock", lambda: now[0])
+    game_module: Any = module("forbidden_city")
+    quiet, busy = game_module.new_game(2, {}, 41), game_module.new_game(2, {}, 42)
+    replays: list[int] = []
+    real_load = game_module.load
+
+    def counted(data: Any) -> Any:
+        replays.append(data["seed"])
+        return real_load(data)
+
+    monkeypatch.setattr(game_module, "load", counted)
+    replayed.kept(game_module, game_module.dump(quiet), quiet)
+    replayed.kept(game_module, game_module.dump(busy), busy)
+    now[0] += replayed.IDLE / 2
+    replayed.load(game_module, game_module.dump(busy))  # asked for: its time starts again
+    assert replayed.held() == 2
+    now[0] += replayed.IDLE / 2 + 1
+    replayed.load(game_module, game_module.dump(busy))
+    assert replays == [] and replayed.held() == 1  # the busy one was asked in time
+    again = replayed.load(game_module, game_module.dump(quiet))
+    assert replays == [41] and game_module.dump(again) == game_module.dump(quiet)
+    assert replayed.held() == 2  # replayed from its record, and kept again
