@@ -99,17 +99,24 @@ class Run:
             return
         if answer.get("waiting"):
             self.waiting += 1
+        if answer.get("ok"):
+            self.latencies.append(time.perf_counter() - due)
+        if await self.settle(table, answer):
+            self.idle.append(table)
+
+    async def settle(self, table: str, answer: dict[str, Any]) -> bool:
+        """Count a worker's answer to a step on `table`: the version it acknowledged, or its
+        error; False if the game ended (archived), the table then replaced by a new one."""
         if "ok" in answer:
             if answer["ok"]:
-                self.latencies.append(time.perf_counter() - due)
                 if answer["version"] is not None:
                     self.acked[table] = int(answer["version"])
             else:
                 self.errors += 1
                 self.why[answer.get("said") or "unavailable"] += 1
-        if answer.get("over"):  # archived: a new table takes its place
+        if answer.get("over"):
             self.ended.add(table)
             self.acked.pop(table, None)
             await self.replace(table)
-            return
-        self.idle.append(table)
+            return False
+        return True

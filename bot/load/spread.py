@@ -22,7 +22,8 @@ CONCURRENT = 8  # tables forwarded at once, per process
 
 
 async def game_length(run: Run, game: str) -> int:
-    """Moves a whole game of `game` took, played through the service by the stand-in."""
+    """Moves a whole game of `game` took, played through the service by the simulated
+    players (`moves.choose`)."""
     name = f"length-{game}"
     worker = run.workers[0]
     await run.post(worker, "/open", {"game": game, "channel": name})
@@ -37,15 +38,8 @@ async def forward(run: Run, table: str, moves: int) -> None:
     it back; one that ends before is replaced by a new table."""
     worker = run.worker_for(table)
     for _ in range(moves):
-        answer = await run.post(worker, "/step", {"channel": table})
-        if answer.get("over"):
-            await run.replace(table)
+        if not await run.settle(table, await run.post(worker, "/step", {"channel": table})):
             return
-        if answer.get("ok"):
-            run.acked[table] = int(answer["version"])
-        elif "ok" in answer:
-            run.errors += 1
-            run.why[answer.get("said") or "refused"] += 1
     run.idle.append(table)
 
 
