@@ -90,3 +90,13 @@ def sprite(image: Image.Image, art: Image.Image, xy: tuple[int, int]) -> None:
     blended(
         image, (left, top, left + art.width, top + art.height), lambda r: r.paste(art, (0, 0), art)
     )
+
+
+def put(image: Image.Image, art: Image.Image, xy: tuple[int, int]) -> None:
+    """`image.paste(art, xy)` for an opaque sprite of the canvas's own mode, on Pillow's core
+    pictures: Pillow's `paste` spends 7 µs checking its arguments, a cell's paste itself 1 µs,
+    and a table pastes a hundred cells."""
+    if art.mode != image.mode:
+        raise ValueError(f"a {art.mode} sprite on a {image.mode} canvas")
+    left, top = xy
+    image.im.paste(art.im, (left, top, left + art.width, top + art.height))

@@ -294,21 +294,26 @@ def test_a_named_cache_tells_the_bytes_it_holds() -> None:
 
 
 def test_tile_art_cache_stays_within_its_budget() -> None:
-    """Every tile of a 4-player game, turned four ways, plain and hatched, at three sizes:
-    about 50 MB unbounded."""
+    """Every tile of a 4-player game, turned four ways, plain, hatched and paid, at four sizes:
+    about 90 MB unbounded."""
+    from render import memo
     from render.forbidden_city.tiles import _art
 
     asked = 0
     for seat, stack in catalogue(4).items():
         for code in stack:
             tile = Tile.parse(code)
-            for turn, size, lit in itertools.product(range(4), (96, 80, 64), ((), (0,))):
+            for turn, size, (lit, done) in itertools.product(
+                range(4), (96, 80, 64, 48), (((), ()), ((0,), ()), ((), (0,)))
+            ):
                 owner = seat if tile.advisors else None
-                cell_art("tile", tile.rotated(turn).code, owner, size, lit)
+                cell_art("tile", tile.rotated(turn).code, owner, size, lit, done)
                 asked += 1
                 assert _art.total <= ART_CACHE_BYTES
     assert len(_art) < asked * 0.6  # it did drop some
-    assert ART_CACHE_BYTES + TEXT_CACHE_BYTES < 30 << 20
+    # Every image cache of a process, full: what its memory may owe them at most.
+    assert sum(cache.budget for cache in memo._NAMED.values()) <= 64 << 20
+    assert ART_CACHE_BYTES + TEXT_CACHE_BYTES <= 48 << 20
 
 
 def test_a_preview_caption_speaks_of_a_move_not_played_yet(monkeypatch: pytest.MonkeyPatch) -> None:

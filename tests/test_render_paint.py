@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image, ImageChops
 
 from engine.forbidden_city import Game
@@ -131,3 +132,15 @@ def test_a_huge_palette_picture_is_scaled_within_the_platforms_limits() -> None:
     huge = paint.canvas((6000, 5000), fc_pal.TABLE, palette)
     shown = Image.open(io.BytesIO(encode(huge)))
     assert shown.width + shown.height <= 10_000
+
+
+def test_a_sprite_is_put_at_its_place_and_only_on_a_canvas_of_its_mode() -> None:
+    palette = fc_pal.palette_image()
+    canvas = paint.canvas((8, 6), (0, 0, 0), palette)
+    sprite = paint.canvas((3, 2), (255, 255, 255), palette)
+    paint.put(canvas, sprite, (4, 3))
+    white = paint.nearest(palette, (255, 255, 255))
+    inked = {(x, y) for x in range(8) for y in range(6) if canvas.getpixel((x, y)) == white}
+    assert inked == {(x, y) for x in (4, 5, 6) for y in (3, 4)}
+    with pytest.raises(ValueError, match="RGB sprite on a P canvas"):
+        paint.put(canvas, Image.new("RGB", (2, 2)), (0, 0))

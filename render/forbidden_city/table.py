@@ -6,6 +6,7 @@ cell to its pixel box without rendering.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,7 +18,8 @@ from engine.forbidden_city import Place, Tile, parse_move
 from engine.forbidden_city.view import ClosedRoom, SeatView, TableCell
 
 from .. import paint
-from ..fonts import stamp, text_width
+from ..fonts import stamp, stamp_box, text_width
+from ..memo import ImageCache, image_bytes
 from . import palette as pal
 from . import texts as t
 from .spots import Spot
@@ -174,7 +176,7 @@ def draw_board(
         box = layout.cell_box(cell.x, cell.y)
         parts = tuple(sorted(lit.get((cell.x, cell.y), ())))
         before = tuple(sorted(done.get((cell.x, cell.y), set()) - set(parts)))
-        canvas.paste(_art_for(cell, s, parts, before, canvas.mode == "P"), box[:2])
+        paint.put(canvas, _art_for(cell, s, parts, before, canvas.mode == "P"), box[:2])
 
     if highlight_last:
         placed = last_placed(view)
@@ -217,21 +219,70 @@ def outline_cell(
         draw.rectangle((x1 - w + 1, start, x1, end), fill=pal.GOLD)
 
 
+# Coordinate label strips, each a band of the board with its labels drawn: the labels are the
+# same from move to move and table to table, and a strip is one paste where its labels were 30.
+LABEL_CACHE_BYTES = 6 << 20
+SPOT_CACHE_BYTES = 2 << 20  # spots drawn alone, by cell size, number and turns
+LabelStamps = tuple[tuple[int, int, str], ...]  # each label's anchor in its strip, and its text
+
+
+def _strip_bytes(strip: Image.Image | None) -> int:
+    return 0 if strip is None else image_bytes(strip)
+
+
+_strips: ImageCache[Image.Image | None] = ImageCache(LABEL_CACHE_BYTES, _strip_bytes, "labels")
+
+
 def _labels(canvas: Image.Image, layout: Layout, gx1: int, gy1: int) -> None:
-    """Coordinates as the commands take them: x along the top and bottom, y down both sides."""
-    b, s = layout.bounds, layout.cell
-    size = max(10, round(layout.band * 0.62))
-    half = layout.band // 2
-    for i in range(b.cols):
-        cx = layout.left + i * s + s // 2
-        text = str(b.x0 + i)
-        stamp(canvas, (cx, layout.top - half), text, size, pal.LABEL, bold=True, anchor="mm")
-        stamp(canvas, (cx, gy1 + half), text, size, pal.LABEL, bold=True, anchor="mm")
-    for j in range(b.rows):
-        cy = layout.top + j * s + s // 2
-        text = str(b.y0 + j)
-        stamp(canvas, (layout.left - half, cy), text, size, pal.LABEL, bold=True, anchor="mm")
-        stamp(canvas, (gx1 + half, cy), text, size, pal.LABEL, bold=True, anchor="mm")
+    """Coordinates as the commands take them: x along the top and bottom, y down both sides.
+    Each of the four bands is drawn once on its own and cached (`_strip`); the bands' ground is
+    the table's flat colour, so a strip's pixels are those the labels would paint in place."""
+    b, s, band = layout.bounds, layout.cell, layout.band
+    size = max(10, round(band * 0.62))
+    half = band // 2
+    gx0, gy0 = layout.left, layout.top
+    xs = [(gx0 + i * s + s // 2, str(b.x0 + i)) for i in range(b.cols)]
+    ys = [(gy0 + j * s + s // 2, str(b.y0 + j)) for j in range(b.rows)]
+    bands = (
+        ((gx0 - band, gy0 - band, gx1 + band, gy0), [(x, gy0 - half, t) for x, t in xs]),
+        ((gx0 - band, gy1 + 1, gx1 + band, gy1 + band), [(x, gy1 + half, t) for x, t in xs]),
+        ((gx0 - band, gy0, gx0, gy1 + 1), [(gx0 - half, y, t) for y, t in ys]),
+        ((gx1 + 1, gy0, gx1 + band, gy1 + 1), [(gx1 + half, y, t) for y, t in ys]),
+    )
+    for box, labels in bands:
+        left, top = box[:2]
+        placed = tuple((x - left, y - top, text) for x, y, text in labels)
+        strip = _strip(canvas, (box[2] - left, box[3] - top), placed, size)
+        if strip is not None:
+            paint.put(canvas, strip, (left, top))
+            continue
+        for x, y, text in labels:  # a label would spill out of its band: drawn in place
+            stamp(canvas, (x, y), text, size, pal.LABEL, bold=True, anchor="mm")
+
+
+def _strip(
+    canvas: Image.Image, size: tuple[int, int], labels: LabelStamps, text_size: int
+) -> Image.Image | None:
+    """A band of the table's colour with `labels` drawn on it, in `canvas`'s mode and palette;
+    None if a label's ink would leave the band (tiny cells), which then stays drawn in place."""
+    colours = canvas.palette.tobytes() if canvas.palette is not None else b""
+    key = (canvas.mode, colours, size, labels, text_size)
+
+    def make() -> Image.Image | None:
+        width, height = size
+        for x, y, text in labels:
+            box = stamp_box((x, y), text, text_size, bold=True, anchor="mm")
+            if box is not None and (box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height):
+                return None
+        if canvas.mode == "P":
+            strip = paint.canvas(size, pal.TABLE, canvas)
+        else:
+            strip = Image.new(canvas.mode, size, pal.TABLE)
+        for x, y, text in labels:
+            stamp(strip, (x, y), text, text_size, pal.LABEL, bold=True, anchor="mm")
+        return strip
+
+    return _strips.get(key, make)
 
 
 def _overlap(a: Box, b: Box) -> int:
@@ -326,28 +377,81 @@ def _badge(
 
 
 def _spot(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, spot: Spot) -> None:
-    """A legal spot: its number in a white disc, and the turns that fit there (`@0,2`)."""
+    """A legal spot: its number in a white disc, and the turns that fit there (`@0,2`). On a
+    palette canvas, a spot on a bare cell is pasted from the two drawn alone and cached: the
+    disc with its number above, the turns below (`_lone`)."""
     left, top, right, bottom = layout.cell_box(spot.x, spot.y)
     s = layout.cell
-    cx = (left + right) / 2
-    cy = (top + bottom) / 2 - (s * 0.08 if s >= 48 else 0)
-    r = s * 0.3
+    if canvas.mode == "P":
+        low, high = canvas.im.crop((left + 1, top + 1, right, bottom)).getextrema()
+        split = _split(s, spot.rotations)
+        if low == high == paint.nearest(canvas, pal.TABLE) and split is not None:
+            colours = canvas.palette.tobytes() if canvas.palette else b""
+            disc = _spots.get((colours, s, spot.number), lambda: _lone(canvas, s, spot, (1, split)))
+            paint.put(canvas, disc, (left + 1, top + 1))
+            if s >= 48:
+                turns = _spots.get(
+                    (colours, s, spot.rotations), lambda: _lone(canvas, s, spot, (split, s))
+                )
+                paint.put(canvas, turns, (left + 1, top + split))
+            return
+    _disc(canvas, draw, (left, top, right, bottom), spot.number)
+    _turns(canvas, (left, top, right, bottom), spot.rotations)
+
+
+_spots: ImageCache[Image.Image] = ImageCache(SPOT_CACHE_BYTES, image_bytes, "spots")
+
+
+def _split(cell: int, rotations: tuple[int, ...]) -> int | None:
+    """The first row of a cell below its spot's disc (and the number inside it), if the turns
+    are all below it."""
+    (_, cy), r = _disc_at((0, 0, cell, cell))
+    below = math.floor(cy + r) + 2
+    if cell < 48:
+        return below
+    box = stamp_box(*_turns_text((0, 0, cell, cell), rotations)[:3], bold=True, anchor="ms")
+    return below if box is None or box[1] >= below else None
+
+
+def _lone(canvas: Image.Image, cell: int, spot: Spot, rows: tuple[int, int]) -> Image.Image:
+    """The `rows` of a bare cell (within its grid lines) with `spot` drawn on it, on `canvas`'s
+    palette."""
+    alone = paint.canvas((cell, cell), pal.TABLE, canvas)
+    _disc(alone, paint.Draw(alone), (0, 0, cell, cell), spot.number)
+    _turns(alone, (0, 0, cell, cell), spot.rotations)
+    return alone.crop((1, rows[0], cell, rows[1]))
+
+
+def _disc_at(box: Box) -> tuple[tuple[float, float], float]:
+    """The centre and radius of a spot's disc in the cell `box`."""
+    left, top, right, bottom = box
+    s = right - left
+    return ((left + right) / 2, (top + bottom) / 2 - (s * 0.08 if s >= 48 else 0)), s * 0.3
+
+
+def _number_size(r: float, number: int) -> int:
+    return round(r * (1.15 if number < 100 else 0.9))
+
+
+def _disc(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, number: int) -> None:
+    """The spot's white disc and its number."""
+    (cx, cy), r = _disc_at(box)
+    width = max(2, round((box[2] - box[0]) * 0.05))
     draw.ellipse(
-        (cx - r, cy - r, cx + r, cy + r),
-        fill=pal.SPOT,
-        outline=pal.SPOT_RING,
-        width=max(2, round(s * 0.05)),
+        (cx - r, cy - r, cx + r, cy + r), fill=pal.SPOT, outline=pal.SPOT_RING, width=width
     )
-    size = round(r * (1.15 if spot.number < 100 else 0.9))
-    stamp(canvas, (cx, cy), str(spot.number), size, pal.INK, bold=True, anchor="mm")
-    if s >= 48:
-        turns = "@" + ",".join(str(r) for r in spot.rotations)
-        stamp(
-            canvas,
-            (cx, bottom - s * 0.1),
-            turns,
-            round(s * 0.17),
-            pal.LABEL,
-            bold=True,
-            anchor="ms",
-        )
+    stamp(canvas, (cx, cy), str(number), _number_size(r, number), pal.INK, bold=True, anchor="mm")
+
+
+def _turns_text(box: Box, rotations: tuple[int, ...]) -> tuple[tuple[float, float], str, int]:
+    left, _, right, bottom = box
+    s = right - left
+    turns = "@" + ",".join(map(str, rotations))
+    return ((left + right) / 2, bottom - s * 0.1), turns, round(s * 0.17)
+
+
+def _turns(canvas: Image.Image, box: Box, rotations: tuple[int, ...]) -> None:
+    """Under the disc, the quarter turns that fit (cells of 48 pixels and more)."""
+    if box[2] - box[0] >= 48:
+        xy, text, size = _turns_text(box, rotations)
+        stamp(canvas, xy, text, size, pal.LABEL, bold=True, anchor="ms")
