@@ -59,6 +59,7 @@ PLACEHOLDER: Final = "\ufffd"  # for a character no font has: visibly "something
 # A table needs ~100 KB of text, and captions change every move: with 4 MB, 200 tables
 # missed 2.5 texts a move (0.65 ms), with 12 MB 1.3.
 TEXT_CACHE_BYTES = 12 << 20
+GROUND_CACHE_BYTES = 4 << 20  # the same texts on their grounds: 200 tables filled 1.5 MB
 _PROBE_SIZE = 24
 _NOT_A_CHARACTER = "\U0010fffd"  # mapped by no font: draws the .notdef glyph
 _FLAGS = {0x1F1E6 + i: chr(ord("A") + i) for i in range(26)}  # regional indicators → A-Z
@@ -255,7 +256,7 @@ _masks: ImageCache[Mask] = ImageCache(TEXT_CACHE_BYTES, _mask_bytes, "text")
 # Texts drawn on a flat ground and mapped to a palette, with where their ink is (`stamp` on a
 # palette canvas): a palette byte and a mask byte a pixel.
 _on_ground: ImageCache[tuple[Image.Image, Image.Image]] = ImageCache(
-    TEXT_CACHE_BYTES, lambda pair: 2 * pair[0].width * pair[0].height, "text on a ground"
+    GROUND_CACHE_BYTES, lambda pair: 2 * pair[0].width * pair[0].height, "text on a ground"
 )
 
 

@@ -35,7 +35,9 @@ def test_a_small_load_with_a_killed_process_loses_nothing() -> None:
     # Each process's image caches, by name, at both ends: the killed one says nothing at the end.
     caches = figures["cache_mb"]
     assert len(caches) == 2 and caches[0][1] == {}
-    assert set(caches[1][1]) == {"text", "text on a ground", "tile art"}
+    assert set(caches[1][1]) == {
+        "text", "text on a ground", "tile art", "labels", "spots", "officials"
+    }  # fmt: skip
     assert caches[1][1]["text"] > 0 and caches[1][1]["text on a ground"] > 0
     assert caches[1][1]["tile art"] >= caches[1][0]["tile art"] > 0
     assert isinstance(figures["rss_less_caches_growth_pct"], float)

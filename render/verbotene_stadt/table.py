@@ -26,7 +26,8 @@ from engine.verbotene_stadt.cards import COLOURS
 from engine.verbotene_stadt.view import SeatView
 
 from .. import paint, png
-from ..fonts import stamp
+from ..fonts import stamp, stamp_box
+from ..memo import ImageCache, image_bytes
 from ..texts import Translate, translator
 from . import palette as pal
 from . import texts as t
@@ -176,23 +177,77 @@ def label_point(board: Board, number: int) -> tuple[int, int]:
 
 
 def draw_pawn(image: Image.Image, centre: tuple[int, int], code: str, radius: int = PAWN_R) -> None:
-    """An official: the robe a disc, the hat a cap on top, the two letters on the robe."""
-    draw = paint.Draw(image)
+    """An official: the robe a disc, the hat a cap on top, the two letters on the robe. On a
+    palette canvas it is pasted from a cache of officials drawn alone (`_lone_pawn`)."""
+    if image.mode == "P":
+        colours = image.palette.tobytes() if image.palette is not None else b""
+        lone = _pawns.get((colours, code, radius), lambda: _lone_pawn(image, code, radius))
+        if lone is not None:
+            sprite, mask = lone
+            offset = PAWN_SPRITE * radius
+            image.paste(sprite, (centre[0] - offset, centre[1] - offset), mask)
+            return
+    _draw_pawn(image, centre, code, radius)
+
+
+# Officials drawn alone: the sprite and where it is drawn, by palette, pawn and size.
+PAWN_SPRITE = 2  # a sprite reaches this many radii from the pawn's centre
+_pawns: ImageCache[tuple[Image.Image, Image.Image] | None] = ImageCache(
+    1 << 20, lambda lone: 0 if lone is None else 2 * image_bytes(lone[0]), "officials"
+)
+
+
+def _lone_pawn(
+    canvas: Image.Image, code: str, radius: int
+) -> tuple[Image.Image, Image.Image] | None:
+    """An official drawn on `canvas`'s palette, and the mask of the pixels it paints. Its
+    shapes are flat: drawn on two grounds, they are the pixels alike on both. Its letters blend
+    into what lies under them, so it is None if they would reach past the shapes (pawns too
+    small for their letters), and the official is drawn in place."""
+    side = 2 * PAWN_SPRITE * radius + 1
+    middle = (PAWN_SPRITE * radius, PAWN_SPRITE * radius)
+    grounds = [paint.canvas((side, side), colour, canvas) for colour in (pal.TEXT, pal.OPEN)]
+    for ground in grounds:
+        _pawn_shapes(paint.Draw(ground), middle, code, radius)
+    first, second = (ground.tobytes() for ground in grounds)  # two entries of the palette
+    alike = bytes(255 if a == b else 0 for a, b in zip(first, second, strict=True))
+    mask = Image.frombytes("L", (side, side), alike).point(lambda v: v, "1")
+    xy, text, size, _ = _pawn_text(middle, code, radius)
+    box = stamp_box(xy, text, size, bold=True, anchor="mm")
+    if box is not None and mask.crop(box).getextrema() != (255, 255):
+        return None
+    sprite = grounds[0]
+    _draw_letters(sprite, middle, code, radius)
+    return sprite, mask
+
+
+def _draw_pawn(image: Image.Image, centre: tuple[int, int], code: str, radius: int) -> None:
+    _pawn_shapes(paint.Draw(image), centre, code, radius)
+    _draw_letters(image, centre, code, radius)
+
+
+def _pawn_shapes(
+    draw: ImageDraw.ImageDraw, centre: tuple[int, int], code: str, radius: int
+) -> None:
     cx, cy = centre
     hat, robe = pal.OFFICIAL[code[0]], pal.OFFICIAL[code[1]]
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=robe, outline=(0, 0, 0))
     cap = radius * 0.62
     top = cy - radius - 2
     draw.chord((cx - cap, top, cx + cap, top + cap * 1.6), 180, 360, fill=hat, outline=(0, 0, 0))
-    stamp(
-        image,
-        (cx, cy + radius * 0.3),
-        code,
-        max(9, radius * 3 // 4),
-        pal.ink_on(robe),
-        bold=True,
-        anchor="mm",
-    )
+
+
+def _pawn_text(
+    centre: tuple[int, int], code: str, radius: int
+) -> tuple[tuple[float, float], str, int, tuple[int, int, int]]:
+    cx, cy = centre
+    ink = pal.ink_on(pal.OFFICIAL[code[1]])
+    return (cx, cy + radius * 0.3), code, max(9, radius * 3 // 4), ink
+
+
+def _draw_letters(image: Image.Image, centre: tuple[int, int], code: str, radius: int) -> None:
+    xy, text, size, ink = _pawn_text(centre, code, radius)
+    stamp(image, xy, text, size, ink, bold=True, anchor="mm")
 
 
 def _draw_path(
