@@ -173,7 +173,21 @@ Run = tuple[str, str]  # face key, text
 
 @lru_cache(maxsize=4096)
 def runs(text: str) -> tuple[Run, ...]:
-    """`text` cut into runs each drawn by one face (see the module's fallback order)."""
+    """`text` cut into runs each drawn by one face (see the module's fallback order). Most
+    texts are printable ASCII, which the text face draws whole: one run, found without the
+    walk through every character (laying out a new caption measures each of its prefixes)."""
+    if text and text.isascii() and text.isprintable() and _ascii_drawn():
+        return ((TEXT, text),)
+    return _runs_of(text)
+
+
+@cache
+def _ascii_drawn() -> bool:
+    """Whether the text face draws every printable ASCII character."""
+    return all(_face_of(chr(code)) == TEXT for code in range(0x21, 0x7F))
+
+
+def _runs_of(text: str) -> tuple[Run, ...]:
     text = one_line(text).translate(_FLAGS)
     out: list[list[str]] = []
     for index, char in enumerate(text):

@@ -3,6 +3,7 @@ empty name, one line whatever the name holds; and the fonts stay small."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 import render.forbidden_city as render
 from engine.forbidden_city import Game
-from render.fonts import font, stamp
+from render.fonts import TEXT, font, runs, stamp
 from render.forbidden_city.header import TITLE_H
 from tests.pixels import decode
 
@@ -162,3 +163,18 @@ def test_a_text_is_stamped_where_pillow_draws_it(anchor: str, size: int, bold: b
         canvas = Image.new("RGB", (700, 60), (20, 30, 40))
         stamp(canvas, (350, 30), text, size, (250, 200, 90), bold=bold, anchor=anchor)
         assert ImageChops.difference(canvas, expected).getbbox() is None
+
+
+def test_a_printable_ascii_text_is_cut_into_runs_as_any_text_is() -> None:
+    """The shortcut for printable ASCII gives the runs the walk through each character does."""
+    from render.fonts import _runs_of
+
+    rng = random.Random(4)
+    alphabet = "".join(chr(code) for code in range(0x20, 0x7F))
+    texts = ["a", " ", "  x  ", "Move 12: Ann to play.", alphabet]
+    texts += [
+        "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40))) for _ in range(300)
+    ]
+    for text in texts:
+        assert runs(text) == _runs_of(text) == ((TEXT, text),), repr(text)
+    assert runs("Bøb 🐉") == _runs_of("Bøb 🐉") != ((TEXT, "Bøb 🐉"),)
