@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from . import heap
 from .compat import fix_wait_for
 from .config import Settings
 from .load.cli import add_load, add_worker, run_load, run_worker
@@ -38,6 +39,7 @@ async def prepare(service: GameService) -> None:
     restored = await service.restore_deadlines()
     if restored:
         log.info("restored %d deadline(s)", restored)
+    heap.settle()
 
 
 async def serve(settings: Settings) -> None:

@@ -19,7 +19,7 @@ from aiohttp import web
 
 from render import memo
 
-from .. import replayed
+from .. import heap, replayed
 from ..actor import Actor
 from ..config import Settings
 from ..metrics import REGISTRY
@@ -173,5 +173,6 @@ async def serve(
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", port).start()
+    heap.settle()
     print("ready", flush=True)
     await worker.fire()

@@ -312,14 +312,20 @@ def _turns(
 
 
 def private_image(
-    view: SeatView, names: Names = None, *, tr: Translate | None = None, indexed: bool = False
+    view: SeatView,
+    names: Names = None,
+    *,
+    tr: Translate | None = None,
+    indexed: bool = False,
+    legal: Sequence[Spot] | None = None,
 ) -> Image.Image:
-    """What `private_png` draws (RGB, or on the palette with `indexed`)."""
+    """What `private_png` draws (RGB, or on the palette with `indexed`); `legal` is
+    `spots(view)`, when the caller has it already."""
     colour, hand = view.seat, view.hand
     if view.over or colour is None or colour != view.to_play or hand is None:
         raise ValueError("the private view is for the seat to move")
     tr = t.translator(tr)
-    legal = spots(view)
+    legal = spots(view) if legal is None else legal
     used = {r for spot in legal for r in spot.rotations}
 
     def strip(canvas: Image.Image, p: Plan, top: int) -> None:
@@ -336,10 +342,17 @@ def private_image(
     return _compose(view, names, "private", legal=legal, panel=strip, tr=tr, indexed=indexed)
 
 
-def private_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
+def private_png(
+    view: SeatView,
+    names: Names = None,
+    *,
+    tr: Translate | None = None,
+    legal: Sequence[Spot] | None = None,
+) -> bytes:
     """What the seat to move sees alone, from its own view (`game.view(seat)`): its tile in
-    four turns, the legal spots numbered as `spots(view)` numbers them."""
-    return encode(private_image(view, names, tr=tr, indexed=True))
+    four turns, the legal spots numbered as `spots(view)` numbers them (`legal`, when the
+    caller has them already)."""
+    return encode(private_image(view, names, tr=tr, indexed=True, legal=legal))
 
 
 def hand_tile_box(turn: int) -> Box:

@@ -319,10 +319,10 @@ class ForbiddenCity:
 
     def _turn_message(self, at: At, game: Game, text: str) -> Message:
         mine = game.view(game.current)
-        image = render.private_png(mine, at.names, tr=at.words)
-        message = spot_menu(at.channel_id, game, at.lang, 0)
-        message.text, message.image, message.image_name = text, image, "your-turn.png"
         spots = render.spots(mine)
+        image = render.private_png(mine, at.names, tr=at.words, legal=spots)
+        message = spot_menu(at.channel_id, game, at.lang, 0, spots)
+        message.text, message.image, message.image_name = text, image, "your-turn.png"
         cells = [(s.x, s.y) for s in spots]
         boxes = render.cell_boxes(mine, cells, at.names, "private", tr=at.words)
         message.targets = _spot_targets(at, spots, boxes)

@@ -33,9 +33,13 @@ def _page_button(
     )
 
 
-def spot_menu(channel_id: str, game: Game, lang: str, page: int) -> Message:
-    """Page `page` (from 0) of the spots as menu choices, with buttons to the pages beside it."""
-    spots = render.spots(game.view(game.current))
+def spot_menu(
+    channel_id: str, game: Game, lang: str, page: int, spots: list[render.Spot] | None = None
+) -> Message:
+    """Page `page` (from 0) of the spots as menu choices, with buttons to the pages beside it;
+    `spots` are those of the seat to move, when the caller has them already."""
+    if spots is None:
+        spots = render.spots(game.view(game.current))
     count = len(game.moves)
     shown = spots[page * PAGE : (page + 1) * PAGE]
     choices = [
