@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .memo import ImageCache, image_bytes
 from .paint import blended as paint_blended
-from .paint import indexed
+from .paint import indexed, put
 
 Font = ImageFont.FreeTypeFont
 
@@ -424,4 +424,4 @@ def _stamp_indexed(
         return indexed(patch, image), mask.point(lambda v: 255 if v else 0, "1")
 
     ink, where_ink = _on_ground.get((key, ground, colours), make)
-    image.paste(ink, where, where_ink)
+    put(image, ink, where, where_ink)

@@ -92,11 +92,18 @@ def sprite(image: Image.Image, art: Image.Image, xy: tuple[int, int]) -> None:
     )
 
 
-def put(image: Image.Image, art: Image.Image, xy: tuple[int, int]) -> None:
-    """`image.paste(art, xy)` for an opaque sprite of the canvas's own mode, on Pillow's core
-    pictures: Pillow's `paste` spends 7 µs checking its arguments, a cell's paste itself 1 µs,
-    and a table pastes a hundred cells."""
+def put(
+    image: Image.Image, art: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None
+) -> None:
+    """`image.paste(art, xy, mask)` for a sprite of the canvas's own mode (where `mask`, of
+    the sprite's size, is not 0), on Pillow's core pictures: Pillow's `paste` spends 7 µs
+    checking its arguments, a cell's or a text's paste itself 1 µs, and a picture pastes a
+    hundred of them."""
     if art.mode != image.mode:
         raise ValueError(f"a {art.mode} sprite on a {image.mode} canvas")
     left, top = xy
-    image.im.paste(art.im, (left, top, left + art.width, top + art.height))
+    box = (left, top, left + art.width, top + art.height)
+    if mask is None:
+        image.im.paste(art.im, box)
+    else:
+        image.im.paste(art.im, box, mask.im)

@@ -185,7 +185,7 @@ def draw_pawn(image: Image.Image, centre: tuple[int, int], code: str, radius: in
         if lone is not None:
             sprite, mask = lone
             offset = PAWN_SPRITE * radius
-            image.paste(sprite, (centre[0] - offset, centre[1] - offset), mask)
+            paint.put(image, sprite, (centre[0] - offset, centre[1] - offset), mask)
             return
     _draw_pawn(image, centre, code, radius)
 
