@@ -344,10 +344,17 @@ def stamp_box(
     would paint nothing: lets a caller draw texts apart and paste them where they go."""
     if not runs(text):
         return None
-    key = (text, size, bold, anchor, False)
-    mask, _, left, top = _masks.get(key, lambda: _text_mask(text, size, bold, anchor))
+    mask, _, left, top = _mask(text, size, bold, anchor, False)
     x, y = round(xy[0]) + left, round(xy[1]) + top
     return (x, y, x + mask.width, y + mask.height)
+
+
+def _mask(text: str, size: int, bold: bool, anchor: str, seal: bool) -> Mask:
+    """The text's rendered mask, from the cache (`seal`: the CJK face)."""
+    key = (text, size, bold, anchor, seal)
+    if seal:
+        return _masks.get(key, lambda: _single_mask(text, seal_font(size), anchor))
+    return _masks.get(key, lambda: _text_mask(text, size, bold, anchor))
 
 
 def stamp(
@@ -372,11 +379,7 @@ def stamp(
     if not seal and not runs(text):
         return
     key = (text, size, bold, anchor, seal)
-    if seal:
-        f = seal_font(size)
-        mask, colour, left, top = _masks.get(key, lambda: _single_mask(text, f, anchor))
-    else:
-        mask, colour, left, top = _masks.get(key, lambda: _text_mask(text, size, bold, anchor))
+    mask, colour, left, top = _mask(text, size, bold, anchor, seal)
     where = (round(xy[0]) + left, round(xy[1]) + top)
     if image.mode == "P":
         _stamp_indexed(image, where, (key, fill), mask, colour)

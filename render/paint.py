@@ -29,7 +29,7 @@ _NEAREST: dict[tuple[bytes, RGB], int] = {}  # (palette, colour) -> its entry, a
 def nearest(palette: Image.Image, colour: RGB) -> int:
     """The entry of `palette` (a P image) that mapping a picture gives `colour`: Pillow's own
     mapping, so a shape drawn on a palette canvas gets the colour it got before."""
-    colours = _colours(palette)
+    colours = palette_bytes(palette)
     found = _NEAREST.get((colours, colour))
     if found is None:
         dot = Image.new("RGB", (1, 1), colour).quantize(palette=palette, dither=Image.Dither.NONE)
@@ -37,7 +37,8 @@ def nearest(palette: Image.Image, colour: RGB) -> int:
     return found
 
 
-def _colours(palette: Image.Image) -> bytes:
+def palette_bytes(palette: Image.Image) -> bytes:
+    """The colours of a P image, as bytes: hashable, a cache key for what is drawn on it."""
     assert palette.palette is not None
     colours = palette.palette.palette
     return colours if isinstance(colours, bytes) else bytes(colours)
@@ -46,7 +47,7 @@ def _colours(palette: Image.Image) -> bytes:
 def canvas(size: tuple[int, int], colour: RGB, palette: Image.Image) -> Image.Image:
     """A P-mode picture of `size` filled with `colour`, carrying `palette`'s colours."""
     image = Image.new("P", size, nearest(palette, colour))
-    image.putpalette(_colours(palette))  # bytes: hashable, a cache key
+    image.putpalette(palette_bytes(palette))
     return image
 
 

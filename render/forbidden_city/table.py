@@ -265,7 +265,7 @@ def _strip(
 ) -> Image.Image | None:
     """A band of the table's colour with `labels` drawn on it, in `canvas`'s mode and palette;
     None if a label's ink would leave the band (tiny cells), which then stays drawn in place."""
-    colours = canvas.palette.tobytes() if canvas.palette is not None else b""
+    colours = paint.palette_bytes(canvas) if canvas.mode == "P" else b""
     key = (canvas.mode, colours, size, labels, text_size)
 
     def make() -> Image.Image | None:
@@ -386,7 +386,7 @@ def _spot(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, spot: 
         low, high = canvas.im.crop((left + 1, top + 1, right, bottom)).getextrema()
         split = _split(s, spot.rotations)
         if low == high == paint.nearest(canvas, pal.TABLE) and split is not None:
-            colours = canvas.palette.tobytes() if canvas.palette else b""
+            colours = paint.palette_bytes(canvas)
             disc = _spots.get((colours, s, spot.number), lambda: _lone(canvas, s, spot, (1, split)))
             paint.put(canvas, disc, (left + 1, top + 1))
             if s >= 48:
@@ -409,7 +409,7 @@ def _split(cell: int, rotations: tuple[int, ...]) -> int | None:
     below = math.floor(cy + r) + 2
     if cell < 48:
         return below
-    box = stamp_box(*_turns_text((0, 0, cell, cell), rotations)[:3], bold=True, anchor="ms")
+    box = stamp_box(*_turns_text((0, 0, cell, cell), rotations), bold=True, anchor="ms")
     return below if box is None or box[1] >= below else None
 
 
@@ -429,10 +429,6 @@ def _disc_at(box: Box) -> tuple[tuple[float, float], float]:
     return ((left + right) / 2, (top + bottom) / 2 - (s * 0.08 if s >= 48 else 0)), s * 0.3
 
 
-def _number_size(r: float, number: int) -> int:
-    return round(r * (1.15 if number < 100 else 0.9))
-
-
 def _disc(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, number: int) -> None:
     """The spot's white disc and its number."""
     (cx, cy), r = _disc_at(box)
@@ -440,7 +436,8 @@ def _disc(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, number: int)
     draw.ellipse(
         (cx - r, cy - r, cx + r, cy + r), fill=pal.SPOT, outline=pal.SPOT_RING, width=width
     )
-    stamp(canvas, (cx, cy), str(number), _number_size(r, number), pal.INK, bold=True, anchor="mm")
+    size = round(r * (1.15 if number < 100 else 0.9))
+    stamp(canvas, (cx, cy), str(number), size, pal.INK, bold=True, anchor="mm")
 
 
 def _turns_text(box: Box, rotations: tuple[int, ...]) -> tuple[tuple[float, float], str, int]:

@@ -180,8 +180,8 @@ def draw_pawn(image: Image.Image, centre: tuple[int, int], code: str, radius: in
     """An official: the robe a disc, the hat a cap on top, the two letters on the robe. On a
     palette canvas it is pasted from a cache of officials drawn alone (`_lone_pawn`)."""
     if image.mode == "P":
-        colours = image.palette.tobytes() if image.palette is not None else b""
-        lone = _pawns.get((colours, code, radius), lambda: _lone_pawn(image, code, radius))
+        key = (paint.palette_bytes(image), code, radius)
+        lone = _pawns.get(key, lambda: _lone_pawn(image, code, radius))
         if lone is not None:
             sprite, mask = lone
             offset = PAWN_SPRITE * radius
