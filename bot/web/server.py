@@ -152,10 +152,13 @@ async def _drawn(
     (heard of through another process first) is drawn afresh."""
     channel, game_id, _ = table_of(request)
     asked = request.query.get("v", "")
+    hub = request.app[HUB]
     try:
-        drawn = await request.app[HUB].read(channel, f"{game_id}.{suffix}", draw)
+        drawn = await hub.read(channel, f"{game_id}.{suffix}", draw)
         if drawn is not None and asked.isdigit() and int(asked) > drawn[0]:
-            drawn = await draw()
+            # Shared too, by the version asked: a crowd asking before this process heard of
+            # the move still costs one drawing.
+            drawn = await hub.read(channel, f"{game_id}.{suffix}@{asked}", draw)
     except StoreUnavailable as error:
         raise web.HTTPServiceUnavailable() from error
     except ValueError as error:
