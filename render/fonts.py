@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .memo import ImageCache, image_bytes
 from .paint import blended as paint_blended
-from .paint import indexed, put
+from .paint import indexed, palette_bytes, put
 
 Font = ImageFont.FreeTypeFont
 
@@ -267,9 +267,10 @@ def _mask_bytes(mask: Mask) -> int:
 
 
 _masks: ImageCache[Mask] = ImageCache(TEXT_CACHE_BYTES, _mask_bytes, "text")
-# Texts drawn on a flat ground and mapped to a palette, with where their ink is (`stamp` on a
-# palette canvas): a palette byte and a mask byte a pixel.
-_on_ground: ImageCache[tuple[Image.Image, Image.Image]] = ImageCache(
+# Texts drawn on a flat ground and mapped to a palette, with where their ink is, or None for a
+# text with emoji, put back whole (`stamp` on a palette canvas): a palette byte and a mask
+# byte a pixel.
+_on_ground: ImageCache[tuple[Image.Image, Image.Image | None]] = ImageCache(
     GROUND_CACHE_BYTES, lambda pair: 2 * pair[0].width * pair[0].height, "text on a ground"
 )
 
@@ -398,32 +399,32 @@ def _stamp_indexed(
 ) -> None:
     """`stamp` on a palette canvas. On a flat ground (most text: labels, numbers, names on a
     band), the text drawn on that ground and mapped to the palette is cached, and pasted where
-    its mask has ink; elsewhere the pixels under it are blended in RGB and mapped back."""
+    its mask has ink; a text with emoji, whole, as blending it would put it back. Elsewhere
+    the pixels under it are blended in RGB and mapped back."""
     fill = key[-1]
     assert isinstance(fill, tuple)
     box = (where[0], where[1], where[0] + mask.width, where[1] + mask.height)
     # The lowest and highest entry under the text, read on Pillow's core picture: a 1 µs
     # check, where `Image.crop` copies the palette too (5 µs, a hundred times a picture).
     low, high = image.im.crop(box).getextrema()
-    if colour is not None or low != high:
 
-        def paint(region: Image.Image) -> None:
-            region.paste(fill, (0, 0), mask)
-            if colour is not None:
-                region.paste(colour, (0, 0), colour)
+    def paint(region: Image.Image) -> None:
+        region.paste(fill, (0, 0), mask)
+        if colour is not None:
+            region.paste(colour, (0, 0), colour)
 
+    if low != high:
         paint_blended(image, box, paint)
         return
-    assert image.palette is not None
-    colours = image.palette.palette
-    if not isinstance(colours, bytes):
-        colours = bytes(colours)
+    colours = palette_bytes(image)
     at = 3 * int(low)
     ground = (colours[at], colours[at + 1], colours[at + 2])
 
-    def make() -> tuple[Image.Image, Image.Image]:
+    def make() -> tuple[Image.Image, Image.Image | None]:
         patch = Image.new("RGB", mask.size, ground)
-        patch.paste(fill, (0, 0), mask)
+        paint(patch)
+        if colour is not None:  # put back whole, as `paint_blended` does
+            return indexed(patch, image), None
         return indexed(patch, image), mask.point(lambda v: 255 if v else 0, "1")
 
     ink, where_ink = _on_ground.get((key, ground, colours), make)

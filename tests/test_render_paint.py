@@ -102,27 +102,50 @@ def test_a_colour_outside_the_palette_is_drawn_as_mapping_would_draw_it() -> Non
 
 def test_text_on_a_flat_ground_and_on_a_mixed_one_looks_as_mapped_rgb_text() -> None:
     palette = fc_pal.palette_image()
-    canvas = paint.canvas((160, 70), fc_pal.HEADER, palette)
-    rgb = Image.new("RGB", (160, 70), fc_pal.HEADER)
+    canvas = paint.canvas((160, 130), fc_pal.HEADER, palette)
+    rgb = Image.new("RGB", (160, 130), fc_pal.HEADER)
     for image in (canvas, rgb):
         draw = paint.Draw(image)
         draw.rectangle((80, 0, 159, 39), fill=fc_pal.ROW_TURN)  # a second ground
+        draw.rectangle((80, 70, 159, 129), fill=fc_pal.ROW_TURN)
         stamp(image, (10, 20), "Ann 12", 20, fc_pal.TEXT, bold=True, anchor="lm")  # flat
         stamp(image, (70, 20), "Bob ★", 20, fc_pal.GOLD, bold=True, anchor="lm")  # across both
         stamp(image, (10, 52), "Ann 12", 20, fc_pal.TEXT, bold=True, anchor="lm")  # cached
+        # A name with an emoji: on each flat ground, again where it is cached, and across both.
+        stamp(image, (10, 84), "Di 🐉", 20, fc_pal.TEXT, bold=True, anchor="lm")
+        stamp(image, (90, 84), "Di 🐉", 20, fc_pal.TEXT, bold=True, anchor="lm")
+        stamp(image, (10, 112), "Di 🐉", 20, fc_pal.TEXT, bold=True, anchor="lm")
+        stamp(image, (60, 112), "Di 🐉", 20, fc_pal.TEXT, bold=True, anchor="lm")
+        stamp(image, (140, 112), "Di 🐉", 20, fc_pal.TEXT, bold=True, anchor="lm")  # off the edge
     assert _differing(canvas.convert("RGB"), _mapped(rgb, palette)) == (0, 0)
     assert canvas.mode == "P" and len(canvas.getcolors() or []) > 8  # blends, not two colours
 
 
-def test_an_icon_with_alpha_blends_into_a_palette_canvas() -> None:
-    palette = fc_pal.palette_image()
+def _icon(colour: tuple[int, int, int]) -> Image.Image:
     icon = Image.new("RGBA", (12, 12), (0, 0, 0, 0))
-    paint.Draw(icon).ellipse((0, 0, 11, 11), fill=(*fc_pal.SEAT["red"], 255))
-    icon.putpixel((0, 6), (*fc_pal.SEAT["red"], 128))  # a half-covered edge pixel
-    canvas = paint.canvas((30, 20), fc_pal.BADGE, palette)
-    rgb = Image.new("RGB", (30, 20), fc_pal.BADGE)
-    paint.sprite(canvas, icon, (5, 4))
-    paint.sprite(rgb, icon, (5, 4))
+    paint.Draw(icon).ellipse((0, 0, 11, 11), fill=(*colour, 255))
+    icon.putpixel((0, 6), (*colour, 128))  # a half-covered edge pixel
+    return icon
+
+
+def test_an_icon_with_alpha_blends_into_a_palette_canvas() -> None:
+    """On one ground, on another, again where it was drawn before, across two grounds and
+    partly off the picture: each icon looks as it would pasted on the RGB picture."""
+    palette = fc_pal.palette_image()
+    red, blue = _icon(fc_pal.SEAT["red"]), _icon(fc_pal.SEAT["blue"])
+    canvas = paint.canvas((60, 40), fc_pal.BADGE, palette)
+    rgb = Image.new("RGB", (60, 40), fc_pal.BADGE)
+    for image in (canvas, rgb):
+        paint.Draw(image).rectangle((30, 0, 59, 39), fill=fc_pal.ROW_TURN)
+        for icon, xy in (
+            (red, (5, 4)),
+            (red, (35, 4)),  # the other ground
+            (red, (5, 22)),  # the same ground again
+            (blue, (35, 22)),  # another icon on that ground
+            (blue, (24, 14)),  # across both grounds
+            (red, (54, 30)),  # partly off the picture
+        ):
+            paint.sprite(image, icon, xy)
     assert _differing(canvas.convert("RGB"), _mapped(rgb, palette)) == (0, 0)
     assert canvas.convert("RGB").getpixel((11, 10)) == _mapped(rgb, palette).getpixel((11, 10))
 

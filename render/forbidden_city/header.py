@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.forbidden_city import Place, parse_move
 from engine.forbidden_city.view import ClosedRoom, SeatView
 
+from .. import paint
 from ..fonts import fit, one_line, stamp, text_width
 from . import palette as pal
 from . import texts as t
@@ -93,18 +94,19 @@ def caption_lines(width: int, text: str) -> list[str]:
     return wrap(text, CAPTION_SIZE, width - 2 * PAD)
 
 
-def header_image(
+def draw_header(
+    image: Image.Image,
     view: SeatView,
     names: Mapping[str, str] | None,
-    width: int,
     status: str,
     caption: list[str],
     tr: Translate = t.english,
-) -> Image.Image:
-    """The header, `width` pixels wide, RGB."""
-    height = header_height(view, width, caption)
-    image = Image.new("RGB", (width, height), pal.HEADER)
-    draw = ImageDraw.Draw(image)
+) -> None:
+    """The header across the top of `image` (RGB, or P with the fixed palette: drawn on it as
+    it is, every ground one of the palette's own colours, so no text blends differently)."""
+    width = image.width
+    draw = paint.Draw(image)
+    draw.rectangle((0, 0, width - 1, header_height(view, width, caption) - 1), fill=pal.HEADER)
     draw.rectangle((0, 0, width, TITLE_H - 1), fill=pal.TITLE_BAND)
     seal = TITLE_H - 12
     draw.rounded_rectangle((PAD, 6, PAD + seal, 6 + seal), radius=5, fill=pal.GOLD)
@@ -139,8 +141,7 @@ def header_image(
             draw.rectangle(
                 (left, top + 8, left + 4, top + ENTRY_H - 8), fill=pal.LAST if to_play else pal.GOLD
             )
-        icon = marker_icon(colour, 30)
-        image.paste(icon, (left + 12, top + (ENTRY_H - 30) // 2), icon)
+        paint.sprite(image, marker_icon(colour, 30), (left + 12, top + (ENTRY_H - 30) // 2))
         text_left = left + 52
         tag = tr(t.TO_PLAY) if to_play else (tr(t.WINNER) if winner else "")
         tag_w = text_width(tag, 16) + 10 if tag else 0
@@ -159,4 +160,3 @@ def header_image(
     for line in caption:
         stamp(image, (PAD, y + CAPTION_LINE / 2), line, CAPTION_SIZE, pal.TEXT, anchor="lm")
         y += CAPTION_LINE
-    return image

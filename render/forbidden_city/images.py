@@ -29,8 +29,8 @@ from . import texts as t
 from .header import (
     PAD,
     caption_lines,
+    draw_header,
     header_height,
-    header_image,
     last_move_text,
     last_mover,
     name_of,
@@ -172,14 +172,11 @@ def _compose(
     """The picture, on a canvas of the fixed palette (P) as it is encoded, or in RGB."""
     p = plan(seen, names, view, tr, shown=shown, lines=lines)
     status = _status(seen, names, tr)
-    header = header_image(seen, names, p.width, status, p.caption, tr)
     if indexed:
-        palette = pal.palette_image()
-        canvas = paint.canvas((p.width, p.height), pal.TABLE, palette)
-        canvas.paste(paint.indexed(header, palette), (0, 0))
+        canvas = paint.canvas((p.width, p.height), pal.TABLE, pal.palette_image())
     else:
         canvas = Image.new("RGB", (p.width, p.height), pal.TABLE)
-        canvas.paste(header, (0, 0))
+    draw_header(canvas, seen, names, status, p.caption, tr)
     draw_board(
         canvas,
         seen,
