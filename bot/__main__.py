@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from . import heap
+from . import loop as event_loop
 from .compat import fix_wait_for
 from .config import Settings
 from .load.cli import add_load, add_worker, run_load, run_worker
@@ -167,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from .bench import run as run_bench
 
-        print(json.dumps(asyncio.run(run_bench(args.games, args.moves))))
+        print(json.dumps(event_loop.run(run_bench(args.games, args.moves))))
         return 0
     if args.command == "load":
         return run_load(args)
@@ -184,11 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         if args.command == "ratings":
-            results, cleared = asyncio.run(rebuild_ratings(settings))
+            results, cleared = event_loop.run(rebuild_ratings(settings))
             print(f"rated {results} kept result(s) again ({cleared} derived key(s) replaced)")
             return 0
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(serve_until_stopped(settings))
+            event_loop.run(serve_until_stopped(settings))
     except WebPortError as error:
         print(f"fc-bot: {error}", file=sys.stderr)
         return 1

@@ -12,6 +12,8 @@ from typing import Any
 
 from engine.ai import LEVELS
 
+from .. import loop
+
 
 def add_load(sub: Any) -> None:
     """`load` on the bot's subcommands."""
@@ -111,5 +113,5 @@ def run_worker(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level="WARNING")
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args.redis, args.port, args.reminder, args.computers, args.level))
+        loop.run(serve(args.redis, args.port, args.reminder, args.computers, args.level))
     return 0
