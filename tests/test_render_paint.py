@@ -13,8 +13,15 @@ from engine.forbidden_city import Game
 from engine.verbotene_stadt.game import Game as StadtGame
 from render import paint
 from render.fonts import stamp
+from render.forbidden_city import (
+    hand_image,
+    hand_png,
+    private_image,
+    private_png,
+    table_image,
+    table_png,
+)
 from render.forbidden_city import palette as fc_pal
-from render.forbidden_city import private_image, private_png, table_image, table_png
 from render.forbidden_city.images import encode
 from render.verbotene_stadt import palette as vs_pal
 from render.verbotene_stadt import preview_image, preview_png
@@ -54,6 +61,14 @@ def test_the_tables_png_is_the_rgb_table_mapped_to_the_palette_pixel_for_pixel()
         view = _tile_game(moves).view(None)
         expected = _mapped(table_image(view, NAMES), fc_pal.palette_image())
         assert _differing(_decoded(table_png(view, NAMES)), expected) == (0, 0), moves
+
+
+def test_a_tile_in_hands_png_is_the_rgb_picture_mapped_to_the_palette_pixel_for_pixel() -> None:
+    game = _tile_game(12)
+    for seat in game.players:  # the seat to play, and seats waiting; one with an emoji name
+        view = game.view(seat)
+        expected = _mapped(hand_image(view, NAMES), fc_pal.palette_image())
+        assert _differing(_decoded(hand_png(view, NAMES)), expected) == (0, 0), seat
 
 
 def test_a_turn_pictures_png_differs_only_at_a_few_text_edges() -> None:

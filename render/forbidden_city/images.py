@@ -359,19 +359,25 @@ def hand_tile_box(turn: int) -> Box:
     return (left, top, left + HAND_TILE, top + HAND_TILE)
 
 
-def hand_image(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
-    """A seat's tile in hand, its four turns side by side, and whose turn it is (RGB)."""
+def hand_image(
+    view: SeatView, names: Names = None, *, tr: Translate | None = None, indexed: bool = False
+) -> Image.Image:
+    """A seat's tile in hand, its four turns side by side, and whose turn it is (RGB, or on
+    the palette with `indexed`, as `hand_png` draws it)."""
     colour, hand = view.seat, view.hand
     if colour is None or hand is None or view.to_play is None:
         raise ValueError("no tile in hand: the game is over, or this is a spectator's view")
     tr = t.translator(tr)
     to_play = colour == view.to_play
     caption_top = HAND_BAND + MARGIN + HAND_TILE + 34
-    image = Image.new("RGB", (HAND_W, caption_top + 34), pal.HEADER)
+    size = (HAND_W, caption_top + 34)
+    if indexed:
+        image = paint.canvas(size, pal.HEADER, pal.palette_image())
+    else:
+        image = Image.new("RGB", size, pal.HEADER)
     draw = paint.Draw(image)
     draw.rectangle((0, 0, HAND_W, HAND_BAND - 1), fill=pal.TITLE_BAND)
-    icon = marker_icon(colour, 30)
-    image.paste(icon, (PAD, (HAND_BAND - 30) // 2), icon)
+    paint.sprite(image, marker_icon(colour, 30), (PAD, (HAND_BAND - 30) // 2))
     title = tr(t.YOUR_TILE).format(who=name_of(names, colour, tr))
     title = fit(title, 18, HAND_W - 2 * PAD - 40, bold=True)
     stamp(image, (PAD + 40, HAND_BAND / 2), title, 18, pal.TEXT, bold=True, anchor="lm")
@@ -388,7 +394,7 @@ def hand_image(view: SeatView, names: Names = None, *, tr: Translate | None = No
 def hand_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
     """A seat's tile in hand in its four turns, from its own view, at any time before the end:
     lets players plan while others move."""
-    return encode(hand_image(view, names, tr=tr))
+    return encode(hand_image(view, names, tr=tr, indexed=True))
 
 
 def ranking(seen: SeatView) -> list[tuple[int, str]]:
