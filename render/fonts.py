@@ -406,7 +406,7 @@ def _blend_entries(
     palette.putpalette(colours)
     steps = Image.new("RGB", (256, 1), ground)
     steps.paste(fill, (0, 0), Image.frombytes("L", (256, 1), bytes(range(256))))
-    return list(indexed(steps, palette).getdata())
+    return list(indexed(steps, palette).tobytes())
 
 
 def _stamp_indexed(

@@ -37,7 +37,7 @@ def test_a_small_load_with_a_killed_process_loses_nothing() -> None:
     assert len(caches) == 2 and caches[0][1] == {}
     assert set(caches[1][1]) == {
         "text", "text on a ground", "tile art", "labels", "spots", "officials",
-        "sprites on a ground",
+        "sprites on a ground", "rounded boxes",
     }  # fmt: skip
     assert caches[1][1]["text"] > 0 and caches[1][1]["text on a ground"] > 0
     assert caches[1][1]["tile art"] >= caches[1][0]["tile art"] > 0

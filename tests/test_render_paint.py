@@ -115,6 +115,34 @@ def test_a_colour_outside_the_palette_is_drawn_as_mapping_would_draw_it() -> Non
     assert _differing(canvas.convert("RGB"), _mapped(rgb, palette)) == (0, 0)
 
 
+def test_rounded_boxes_on_a_palette_canvas_look_as_pillow_draws_them_in_rgb() -> None:
+    """Small boxes at whole pixels are pasted through cached masks, others drawn by Pillow:
+    either way each looks as the RGB picture mapped to the palette."""
+    palette = fc_pal.palette_image()
+    red, text, gold = fc_pal.SEAT["red"], fc_pal.TEXT, fc_pal.GOLD
+    boxes: list[tuple[object, int, dict[str, object]]] = [
+        ((4, 4, 40, 60), 4, {"fill": red, "outline": text}),  # a card
+        ((50, 4, 84, 38), 6, {"fill": gold, "outline": text, "width": 2}),  # a die
+        ((50, 44, 84, 78), 6, {"outline": fc_pal.LAST, "width": 3}),  # a ring around it
+        ((90, 4, 140, 30), 8, {"fill": fc_pal.ROW_TURN}),  # a row
+        ((90, 40, 112, 62), 20, {"fill": red, "outline": text}),  # corners that meet: a disc
+        ((120, 40, 150, 50), 9, {"fill": gold, "outline": gold}),  # one colour
+        ((4, 70, 40, 126), 4, {"fill": gold, "outline": red}),  # the card's shape again
+        ((44, 70, 80, 126), 12, {"fill": gold, "outline": red}),  # its size, rounder
+        ((160, 44, 194, 78), 6, {"fill": gold, "outline": text, "width": 4}),  # a die, bolder
+        ((4, 130, 300, 220), 10, {"fill": fc_pal.HEADER}),  # a panel: too big to mask
+        ((150.5, 4, 190.5, 30), 5, {"fill": red}),  # half pixels: drawn by Pillow
+    ]
+    canvas = paint.canvas((320, 230), fc_pal.TABLE, palette)
+    rgb = Image.new("RGB", (320, 230), fc_pal.TABLE)
+    for image in (canvas, rgb):
+        draw = paint.Draw(image)
+        for box, radius, colours in boxes:
+            draw.rounded_rectangle(box, radius, **colours)  # type: ignore[arg-type]
+    assert _differing(canvas.convert("RGB"), _mapped(rgb, palette)) == (0, 0)
+    assert canvas.convert("RGB").getpixel((22, 98)) == gold  # the second card, inside
+
+
 def test_text_on_a_flat_ground_and_on_a_mixed_one_looks_as_mapped_rgb_text() -> None:
     palette = fc_pal.palette_image()
     canvas = paint.canvas((160, 130), fc_pal.HEADER, palette)
