@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .memo import ImageCache, image_bytes
 from .paint import blended as paint_blended
-from .paint import indexed, palette_bytes, put
+from .paint import entry_colour, indexed, on_ground, palette_bytes, put
 
 Font = ImageFont.FreeTypeFont
 
@@ -436,14 +436,11 @@ def _stamp_indexed(
         paint_blended(image, box, paint)
         return
     colours = palette_bytes(image)
-    at = 3 * int(low)
-    ground = (colours[at], colours[at + 1], colours[at + 2])
+    ground = entry_colour(colours, int(low))
 
     def make() -> tuple[Image.Image, Image.Image | None]:
         if colour is not None:  # put back whole, as `paint_blended` does
-            patch = Image.new("RGB", mask.size, ground)
-            paint(patch)
-            return indexed(patch, image), None
+            return on_ground(image, mask.size, int(low), paint), None
         ink = mask.point(_blend_entries(colours, ground, fill))
         ink.putpalette(colours)  # the entries, read as a palette picture's
         return ink, mask.point(_INKED, "1")

@@ -182,16 +182,27 @@ def sprite(image: Image.Image, art: Image.Image, xy: tuple[int, int]) -> None:
     if low == high:
         ground = int(low)
         key = (palette_bytes(image), ground, art.size, art.tobytes())
-        put(image, _on_ground.get(key, lambda: _sprite_on(image, art, ground)), xy)
+        patch = _on_ground.get(
+            key, lambda: on_ground(image, art.size, ground, lambda r: r.paste(art, (0, 0), art))
+        )
+        put(image, patch, xy)
         return
     blended(image, box, lambda region: region.paste(art, (0, 0), art))
 
 
-def _sprite_on(palette: Image.Image, art: Image.Image, ground: int) -> Image.Image:
-    """`art` blended on the colour of `palette`'s entry `ground`, mapped to that palette."""
-    colours = palette_bytes(palette)
-    patch = Image.new("RGB", art.size, tuple(colours[3 * ground : 3 * ground + 3]))
-    patch.paste(art, (0, 0), art)
+def entry_colour(colours: bytes, entry: int) -> RGB:
+    """The colour of palette entry `entry`, from a palette's bytes (`palette_bytes`)."""
+    at = 3 * entry
+    return (colours[at], colours[at + 1], colours[at + 2])
+
+
+def on_ground(
+    palette: Image.Image, size: tuple[int, int], ground: int, paint: Callable[[Image.Image], None]
+) -> Image.Image:
+    """What `paint` draws in RGB on a patch of `size` in the colour of `palette`'s entry
+    `ground`, mapped to that palette: `blended` over one flat colour, to be cached."""
+    patch = Image.new("RGB", size, entry_colour(palette_bytes(palette), ground))
+    paint(patch)
     return indexed(patch, palette)
 
 
