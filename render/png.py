@@ -14,6 +14,11 @@ holds each row's pixels then a 0, so one 0 first, then all of it but its last by
 stream PNG wants (each row after its filter byte). A frame Pillow cannot export as one buffer
 (over its 16 MB block) is copied by `tobytes`.
 
+ISA-L's output is not repeatable byte for byte: now and then one picture, encoded twice, comes
+out with another of two equal back-references (found once in some 100,000 encodes of the test
+suite; the pixels and the PNG's size were the same). So two PNGs are compared by the pictures
+they show, never by their bytes; nothing in the bot compares a PNG's bytes.
+
 A banded encoder that deflated again only the rows a move changed, with a per-process cache of
 bands, was measured and taken out: a table's bands stay cached only while a process holds few
 tables (at 1,000 tables a process they were evicted before the table's next move), a cold band

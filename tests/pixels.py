@@ -7,12 +7,25 @@ import io
 from PIL import Image
 
 RGB = tuple[int, int, int]
+Picture = tuple[tuple[int, int], bytes]  # a picture's size and its pixels' colours (RGB)
 
 
 def decode(png: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG"
     return image.convert("RGB")
+
+
+def picture(png: bytes) -> Picture:
+    """What a PNG shows, to compare two pictures: their bytes may differ where the pictures do
+    not, since the deflate of a table's PNG (ISA-L) may pick another of two equal matches."""
+    image = decode(png)
+    return image.size, image.tobytes()
+
+
+def pictures(pngs: list[bytes | None]) -> list[Picture | None]:
+    """`picture` of each PNG of a list of messages' images (None: a message without one)."""
+    return [None if png is None else picture(png) for png in pngs]
 
 
 def pixel(image: Image.Image, x: float, y: float) -> RGB:

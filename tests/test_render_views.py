@@ -16,7 +16,7 @@ from render.__main__ import played
 from render.forbidden_city.header import CAPTION_LINE, PAD
 from render.forbidden_city.images import PREVIEW_BAND, plan
 from render.forbidden_city.table import outline_width
-from tests.pixels import decode
+from tests.pixels import decode, picture
 from tests.views import to_play
 
 
@@ -59,13 +59,16 @@ def test_secrets_do_not_change_the_channel_image_nor_the_seat_to_play_s(seed: in
     assert other.stacks != game.stacks
     assert other.view(None) == game.view(None) and other.view(mine) == game.view(mine)
     names = {"purple": "Ann", "red": "Cid"}
-    assert render.table_png(other.view(None), names) == render.table_png(game.view(None), names)
-    assert render.private_png(other.view(mine), names) == render.private_png(game.view(mine), names)
+    table, own = render.table_png, render.private_png
+    assert picture(table(other.view(None), names)) == picture(table(game.view(None), names))
+    assert picture(own(other.view(mine), names)) == picture(own(game.view(mine), names))
     move = game.legal_moves()[0]
-    assert render.preview_png(other.view(mine), move) == render.preview_png(game.view(mine), move)
+    assert picture(render.preview_png(other.view(mine), move)) == picture(
+        render.preview_png(game.view(mine), move)
+    )
     # A seat's own tile is its own to see: there the two games differ.
     told = next(c for c in game.players if other.hand(c) != game.hand(c))
-    assert render.hand_png(other.view(told)) != render.hand_png(game.view(told))
+    assert picture(render.hand_png(other.view(told))) != picture(render.hand_png(game.view(told)))
 
 
 def test_the_preview_of_the_last_move_does_not_tell_the_end_it_cannot_know() -> None:
@@ -81,8 +84,8 @@ def test_the_preview_of_the_last_move_does_not_tell_the_end_it_cannot_know() -> 
     assert ended.is_over and ended.ended is not None and other_ended.ended is not None
     assert ended.ended.bonus != other_ended.ended.bonus  # the end differs between the worlds
     assert other.view(mover) == mine
-    preview = render.preview_png(mine, move)
-    assert render.preview_png(other.view(mover), move) == preview
+    preview = picture(render.preview_png(mine, move))
+    assert picture(render.preview_png(other.view(mover), move)) == preview
     seen = after(mine, move)
     assert not seen.over and seen.to_play is None and seen.winners == [] and seen.bonus == {}
     assert seen.coins == {c: ended.scores[c] - ended.ended.bonus[c] for c in game.players}

@@ -20,6 +20,7 @@ from bot.service import GameService
 from bot.store import Channel, Store
 from bot.tokens import SeatToken, sign
 from tests.conftest import Site, fixed_seeds
+from tests.pixels import pictures
 
 BACKENDS = ("single", "cluster")
 SECRET = "s3cret-for-tests-only"
@@ -174,7 +175,7 @@ async def test_a_move_from_the_page_is_told_in_the_chat_as_the_same_presses_ther
     pressed = chat[-1]
     # The chat gets the same words and the same image, and the next player the same notice.
     assert [m.text for m in posted.public] == [m.text for m in pressed.public]
-    assert [m.image for m in posted.public] == [m.image for m in pressed.public]
+    assert pictures([m.image for m in posted.public]) == pictures([m.image for m in pressed.public])
     assert [d.user_id for d in posted.direct] == [d.user_id for d in pressed.direct] != [user]
     assert [d.message.text for d in posted.direct] == [d.message.text for d in pressed.direct]
     assert [d.message.web_label for d in posted.direct] == ["Play on the board"]

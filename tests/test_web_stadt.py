@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import aiohttp
 import pytest
@@ -21,6 +22,7 @@ from bot.table import Table
 from bot.tokens import SeatToken, sign
 from tests.browser import chromium
 from tests.conftest import Site
+from tests.pixels import Picture, picture
 from tests.tables import load_game
 from tests.test_web_seats import NOW, SECRET, Clock, press, seat, settings
 from tests.vs_driver import toward_the_pavilion
@@ -57,21 +59,29 @@ def _token(channel: str, game_id: str, user: str) -> str:
     return sign(SECRET.encode(), SeatToken("console", channel, game_id, user, NOW + 3600))
 
 
+@dataclass(frozen=True)
+class Public:
+    """Everything public of a table: its page, its state and the page's SVG as bytes (its own
+    address taken out: it differs between tables), and the chat's PNG as the picture it shows
+    (`tests.pixels.picture`: two encodings of one picture may differ in their bytes)."""
+
+    text: bytes
+    picture: Picture
+
+
 async def public_bytes(
     http: aiohttp.ClientSession, address: str, channel: str, game_id: str
-) -> bytes:
-    """Every public byte of a table: its page, its state and its pictures (the chat's PNG,
-    the page's SVG), with its own address taken out (it differs between tables)."""
+) -> Public:
     path = f"/t/console/{channel}/{game_id}"
-    out = b""
-    for part in ("", "/state"):
+    text = b""
+    for part in ("", "/state", "/board.svg"):
         async with http.get(address + path + part) as answer:
-            out += await answer.read()
-    for picture in ("board.png", "board.svg"):
-        async with http.get(f"{address}{path}/{picture}") as answer:
             assert answer.status == 200
-            out += await answer.read()
-    return out.replace(path.encode(), b"<table>")
+            text += await answer.read()
+    async with http.get(f"{address}{path}/board.png") as answer:
+        assert answer.status == 200 and answer.content_type == "image/png"
+        png = await answer.read()
+    return Public(text.replace(path.encode(), b"<table>"), picture(png))
 
 
 async def test_bribes_and_a_move_from_the_pages_with_nothing_secret_in_public(
@@ -96,7 +106,7 @@ async def test_bribes_and_a_move_from_the_pages_with_nothing_secret_in_public(
         # The same public bytes, whatever the bribes: no secret reaches a watcher.
         public = [await public_bytes(http, address, room, g) for room, g in games.items()]
         assert public[0] == public[1]
-        assert b"secret bribe is" not in public[0]  # the private answer's words
+        assert b"secret bribe is" not in public[0].text  # the private answer's words
 
         # The player to move slides an official from the page, then confirms.
         room, game_id = "room1", games["room1"]
