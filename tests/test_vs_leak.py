@@ -21,7 +21,7 @@ from tests.conftest import Site, fixed_seeds
 from tests.pixels import pictures
 from tests.tables import load_game
 from tests.test_service import Clock, settings, table_of, who
-from tests.test_web_stadt import public_bytes
+from tests.test_web_stadt import public_side
 from tests.vs_driver import Chat, act, entering
 
 CODE = re.compile(r"\b[RYBGK]{2}\b")
@@ -120,7 +120,7 @@ async def test_tables_differing_only_in_bribes_look_the_same_to_the_channel(
             break
         assert [m.text for m in new_a] == [m.text for m in new_b]
         assert pictures([m.image for m in new_a]) == pictures([m.image for m in new_b])
-        pages = [await public_bytes(http, address, room, game_ids[room]) for room in rooms]
+        pages = [await public_side(http, address, room, game_ids[room]) for room in rooms]
         assert pages[0] == pages[1]
         for message in new_a + new_b:
             assert not message.buttons and not message.choices

@@ -21,7 +21,7 @@ from engine.forbidden_city.view import SeatView
 from tests.conftest import Site, fixed_seeds
 from tests.tables import load_game
 from tests.test_web_seats import settings, start, who
-from tests.test_web_stadt import public_bytes
+from tests.test_web_stadt import public_side
 from tests.views import to_play
 
 
@@ -51,7 +51,7 @@ async def test_a_whole_tile_game_shows_watchers_nothing_hidden(
         while (record := await service.store.load(Channel.of("console", "room1"))) is not None:
             table = Table.model_validate_json(record.data)
             game = load_game(table)
-            public = await public_bytes(http, address, "room1", game_id)
+            public = await public_side(http, address, "room1", game_id)
             played = {code for code in game.view(None).played}
             hands = [game.hand(seat) for seat in game.players]
             for code in hands:  # a tile in hand, unless its like lies face up already

@@ -69,9 +69,10 @@ class Public:
     picture: Picture
 
 
-async def public_bytes(
+async def public_side(
     http: aiohttp.ClientSession, address: str, channel: str, game_id: str
 ) -> Public:
+    """What a watcher of the table gets (`Public`)."""
     path = f"/t/console/{channel}/{game_id}"
     text = b""
     for part in ("", "/state", "/board.svg"):
@@ -104,7 +105,7 @@ async def test_bribes_and_a_move_from_the_pages_with_nothing_secret_in_public(
                 assert status == 200 and body["ok"]
                 assert body["messages"][0]["text"].startswith(f"Your secret bribe is now {bribe}")
         # The same public bytes, whatever the bribes: no secret reaches a watcher.
-        public = [await public_bytes(http, address, room, g) for room, g in games.items()]
+        public = [await public_side(http, address, room, g) for room, g in games.items()]
         assert public[0] == public[1]
         assert b"secret bribe is" not in public[0].text  # the private answer's words
 
