@@ -8,6 +8,9 @@ import re
 import pytest
 
 from bot import replayed
+from bot.load.moves import PLATFORM
+from bot.load.progress import live_table_bytes
+from bot.store import Channel, Store
 from tests.procs import bot_load, ours, run_load
 
 SMALL = ["--rate", "12", "--seconds", "4", "--kill"]
@@ -91,3 +94,20 @@ def test_an_aged_run_starts_with_its_tables_spread_over_their_games() -> None:
 def test_bad_figures_are_refused(args: list[str], said: str) -> None:
     done = run_load(*args, timeout=60)
     assert done.returncode == 2 and said in done.stderr
+
+
+async def test_a_live_tables_mean_key_counts_young_tables_as_well_as_old(store: Store) -> None:
+    """A run lists its tables by their first move, so the first few hundred listed are the
+    games alive longest, whose keys are the largest: the mean covers every table listed."""
+    old = [f"old{i}" for i in range(300)]
+    young = [f"young{i}" for i in range(300)]
+    for names, data in ((old, "x" * 8000), (young, "x" * 500)):
+        for name in names:
+            await store.client.hset(Channel.of(PLATFORM, name).game_key, "data", data)
+    sizes = [
+        await store.client.memory_usage(Channel.of(PLATFORM, names[0]).game_key, samples=0) or 0
+        for names in (old, young)
+    ]
+    mean = await live_table_bytes(store, old + young)
+    assert mean == pytest.approx(sum(sizes) / 2, rel=0.02)
+    assert mean < 0.6 * sizes[0]

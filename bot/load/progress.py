@@ -8,6 +8,7 @@ five minutes, or the first sixth of a shorter run).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from .moves import PLATFORM
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 WARM_AFTER = 300.0  # seconds before the memory baseline, in a run long enough
+_BATCH = 100  # tables whose memory is asked at once
 
 
 def rss_bytes(pid: int) -> int:
@@ -99,12 +101,17 @@ class Watch:
 
 
 async def live_table_bytes(store: Store, tables: list[str]) -> int:
-    """The mean memory of up to 300 live tables' keys (what one more table costs)."""
-    sizes = []
-    for table in tables[:300]:
-        used = await store.client.memory_usage(Channel.of(PLATFORM, table).game_key, samples=0)
-        if used:
-            sizes.append(int(used))
+    """The mean memory of every live table's key (what one more table costs). Every one: the
+    first few hundred in `tables` (ordered by their first move) are those alive longest, the
+    games furthest along, and a table's key grows with its game."""
+    sizes: list[int] = []
+    for start in range(0, len(tables), _BATCH):
+        batch = tables[start : start + _BATCH]
+        asked = [
+            store.client.memory_usage(Channel.of(PLATFORM, table).game_key, samples=0)
+            for table in batch
+        ]
+        sizes.extend(int(used) for used in await asyncio.gather(*asked) if used)
     return sum(sizes) // len(sizes) if sizes else 0
 
 
