@@ -3,6 +3,7 @@ asked, and accounts for what that cost: one JSON line of figures, last."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from bot import replayed
 from bot.load.moves import PLATFORM
 from bot.load.progress import live_table_bytes
+from bot.load.spread import even_shares
 from bot.store import Channel, Store
 from tests.procs import bot_load, ours, run_load
 
@@ -111,3 +113,13 @@ async def test_a_live_tables_mean_key_counts_young_tables_as_well_as_old(store: 
     mean = await live_table_bytes(store, old + young)
     assert mean == pytest.approx(sum(sizes) / 2, rel=0.02)
     assert mean < 0.6 * sizes[0]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_aged_tables_are_spread_evenly_over_their_game_whatever_the_draw(seed: int) -> None:
+    """Three tables of a game take a sixth, a half and five sixths of its length, in some
+    order: never three early shares, which would start a soak on young tables."""
+    games = ["tile", "stadt", "tile", "stadt", "tile", "stadt"]
+    shares = even_shares(games, {"tile": 90, "stadt": 210}, random.Random(seed))
+    assert sorted(shares[0::2]) == [15, 45, 75]
+    assert sorted(shares[1::2]) == [35, 105, 175]

@@ -5,9 +5,9 @@ tables a Die Verbotene Stadt game lasts about as long as a half-hour soak, and a
 record, its kept game and the images it draws all grow with its age for the whole run. Memory
 that follows the tables' common age hides a leak, or looks like one. A bot that has run for a
 while holds tables at every point of their games; so does a run that first plays each table
-a share of a game's length drawn evenly between none and all of it (a table that ends on the
-way is replaced by a new one, as during the run). A game's length is measured, not assumed:
-one table of each game is played to its end first.
+a share of a game's length, the shares spread evenly between none and all of it (a table that
+ends on the way is replaced by a new one, as during the run). A game's length is measured, not
+assumed: one table of each game is played to its end first.
 """
 
 from __future__ import annotations
@@ -43,12 +43,26 @@ async def forward(run: Run, table: str, moves: int) -> None:
     run.idle.append(table)
 
 
+def even_shares(games: list[str], lengths: dict[str, int], rng: random.Random) -> list[int]:
+    """The moves to forward each table (given by its game): the tables of a game take the
+    middles of as many equal parts of its length, in a shuffled order. Drawn at random, a
+    few tables' shares could all fall early, and the run start younger than a bot that has
+    run for long; evenly spaced, their mean is half a game whatever the draw."""
+    shares = [0] * len(games)
+    for game in sorted(set(games)):
+        places = [index for index, of in enumerate(games) if of == game]
+        rng.shuffle(places)
+        for rank, index in enumerate(places):
+            shares[index] = int((rank + 0.5) / len(places) * lengths[game])
+    return shares
+
+
 async def spread(run: Run, rng: random.Random) -> dict[str, Any]:
     """Forward every idle table by an even share of its game's measured length; returns the
     lengths, by game, and the least, median and most moves a table was forwarded."""
     lengths = {game: await game_length(run, game) for game in sorted(set(run.games.values()))}
     tables, run.idle = run.idle, []
-    shares = [int(rng.random() * lengths[run.games[table]]) for table in tables]
+    shares = even_shares([run.games[table] for table in tables], lengths, rng)
     gate = asyncio.Semaphore(CONCURRENT * len(run.workers))
 
     async def one(table: str, moves: int) -> None:
