@@ -21,6 +21,7 @@ from . import loop as event_loop
 from .compat import fix_wait_for
 from .config import Settings
 from .load.cli import add_load, add_worker, run_load, run_worker
+from .logs import install as install_logging
 from .ops import Health
 from .ops import serve as serve_ops
 from .redis_server import RedisServerError, redis_url_for
@@ -180,9 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "load-worker":
         return run_worker(args)
     settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    install_logging(settings, "%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         if args.command == "ratings":
             results, cleared = event_loop.run(rebuild_ratings(settings))
