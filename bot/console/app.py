@@ -25,7 +25,7 @@ from pathlib import Path
 from ..actor import Actor
 from ..replies import Message, Reply
 from ..service import GameService
-from .mentions import unknown_answer, user_of, users_in, with_mentions
+from .mentions import name_of, unknown_answer, user_of, users_in, with_mentions
 from .stdin import StdinLines
 
 CHANNEL = "table"
@@ -56,7 +56,12 @@ class Console:
         """A user of the table's channel, or of their own private chat with the bot."""
         channel = f"dm-{user}" if private else self.channel
         return Actor(
-            "console", channel, user, user.capitalize(), private=private, community=self.channel
+            "console",
+            channel,
+            user,
+            name_of(user).capitalize(),
+            private=private,
+            community=self.channel,
         )
 
     def _save(self, message: Message) -> str:
@@ -91,13 +96,18 @@ class Console:
         return str(path)
 
     def _show(self, where: str, message: Message) -> list[str]:
-        text = message.format(lambda uid, name: "@" + uid, lambda s: s)
+        text = message.format(lambda uid, name: "@" + name_of(uid), lambda s: s)
         lines = [f"{where} {text}"]
         if message.image is not None:
-            if message.image_name.lower().endswith(".png"):
-                lines.append(f"{where} (image: {self._save(message)})")
-            else:
-                lines.append(f"{where} (file: {self._save_file(message)})")
+            # The move is saved already: a picture that cannot be written (no room on the disk,
+            # no file descriptor left) is said, and the console goes on.
+            try:
+                if message.image_name.lower().endswith(".png"):
+                    lines.append(f"{where} (image: {self._save(message)})")
+                else:
+                    lines.append(f"{where} (file: {self._save_file(message)})")
+            except OSError as error:
+                lines.append(f"{where} (not written: {error.strerror or error})")
         buttons = message.choices + [b for row in message.buttons for b in row]  # as read
         if buttons:
             lines.append(where + " " + " ".join(f"[{b.label}: press {b.data}]" for b in buttons))
@@ -108,21 +118,23 @@ class Console:
     def show(self, reply: Reply, user: str | None = None) -> list[str]:
         self.users |= users_in(reply)
         lines: list[str] = []
+        to = user if user is None else name_of(user)
         for message in reply.public:
             lines += self._show(f"[#{self.channel}]", message)
         for message in reply.private:
-            lines += self._show(f"[to {user}]", message)
+            lines += self._show(f"[to {to}]", message)
         for direct in reply.direct:
-            lines += self._show(f"[DM {direct.user_id}]", direct.message)
+            lines += self._show(f"[DM {name_of(direct.user_id)}]", direct.message)
         return lines
 
     async def handle_line(self, line: str) -> list[str]:
         words = line.strip().split(maxsplit=1)
         if not words or words[0].startswith("#"):
             return []
-        if len(words) == 1:
+        user = user_of(words[0])
+        if len(words) == 1 or not user:  # no command, or a "name" of control characters
             return ["Type '<user> <command>', e.g. 'ann help'."]
-        user, text = user_of(words[0]), words[1].strip()
+        text = words[1].strip()
         self.users.add(user)
         private = text.split(maxsplit=1)[0].lower() == "dm"
         if private:
@@ -136,11 +148,11 @@ class Console:
             text, unknown = with_mentions(text, self.users)
             if unknown:
                 lang = await self.service.language(actor)
-                return [f"[to {user}] {unknown_answer(unknown[0], lang)}"]
+                return [f"[to {name_of(user)}] {unknown_answer(name_of(unknown[0]), lang)}"]
             reply = await self.service.command(actor, text)
         lines = self.show(reply, user)
         if text.split()[:1] == ["help"]:
-            lines.append(f"[to {user}] {CONSOLE_HELP}")
+            lines.append(f"[to {name_of(user)}] {CONSOLE_HELP}")
         return lines
 
     async def resume(self) -> list[str]:

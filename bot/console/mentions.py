@@ -16,14 +16,24 @@ from ..i18n import tr
 from ..names import without_controls
 from ..replies import MENTION, Reply
 
-__all__ = ["unknown_answer", "user_of", "users_in", "with_mentions"]
+__all__ = ["name_of", "unknown_answer", "user_of", "users_in", "with_mentions"]
 
 _AT_NAME = re.compile(r"(?<!\S)@(\S+)")
+_ESCAPED = re.compile("%(25|3A)")
 
 
 def user_of(name: str) -> str:
-    """The user id a name typed at the start of a line, or after an `@`, stands for."""
-    return without_controls(name).lower()
+    """The user id a name typed at the start of a line, or after an `@`, stands for: lower
+    case, its `:` written `%3A` (the store's key separator, which no id may hold:
+    `javascript:alert(1)` crashed the console) and so its `%` written `%25`, so that every
+    name keeps an id of its own. "" for a name of control characters only."""
+    return without_controls(name).lower().replace("%", "%25").replace(":", "%3A")
+
+
+def name_of(user_id: str) -> str:
+    """The name a console user id is typed as (the inverse of `user_of`), for the lines the
+    console shows: `[DM a:b]` is answered by typing `a:b ...`."""
+    return _ESCAPED.sub(lambda match: "%" if match[1] == "25" else ":", user_id)
 
 
 def with_mentions(text: str, known: Collection[str]) -> tuple[str, list[str]]:
@@ -33,6 +43,8 @@ def with_mentions(text: str, known: Collection[str]) -> tuple[str, list[str]]:
 
     def replaced(match: re.Match[str]) -> str:
         user = user_of(match[1])
+        if not user:  # `@` and control characters: no name, left as typed
+            return match[0]
         if user in known:
             return f"<@{user}>"
         unknown.append(user)

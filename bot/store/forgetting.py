@@ -16,10 +16,17 @@ from .files import rewrite_files
 from .keys import Channel, check_part, user_ids, user_key
 from .scripts import FORGET_ARCHIVE
 
-__all__ = ["Archived", "Forgetting"]
+__all__ = ["Archived", "Forgetting", "private_chats"]
 
 _BATCH = 500
 _FORGET_ARCHIVE = Script(FORGET_ARCHIVE)
+
+
+def private_chats(user_id: str) -> tuple[str, ...]:
+    """The ids a person's private chat with the bot has, which name them: on Telegram the chat
+    is the person (its id is theirs), on the console it is `dm-<id>`. A Discord DM has an id
+    of its own, which names nobody."""
+    return (user_id, f"dm-{user_id}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +78,19 @@ class Forgetting(StoreBase):
 
     @guarded
     async def forget_user(self, platform: str, user_id: str) -> int:
-        """Delete the user's settings in every chat (SCAN on every master) and their own keys.
-        Returns how many keys were changed."""
+        """Delete the user's settings in every chat (SCAN on every master), the settings of
+        their private chat with the bot whole (its key is named by their id), and their own
+        keys. Returns how many keys were changed."""
         user = check_part("user", user_id)
         platform = check_part("platform", platform)
         client = await self._client()
         changed = 0
+        own = private_chats(user)
         async for key in client.scan_iter(match=f"fc:{{*}}:chat:{platform}:*", count=_BATCH):
-            changed += int(await client.hdel(str(key), f"notify:{user}"))
+            if str(key).split(":")[-1] in own:
+                changed += int(await client.delete(str(key)))
+            else:
+                changed += int(await client.hdel(str(key), f"notify:{user}"))
         changed += int(await client.delete(dms_key(platform, user)))
         changed += int(await client.delete(user_key(platform, user)))
         return changed
