@@ -10,6 +10,7 @@ import os
 import re
 from datetime import timedelta
 from enum import StrEnum
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -72,6 +73,18 @@ def parse_ids(value: Any) -> Any:
 ShardIds = Annotated[list[int] | None, NoDecode, BeforeValidator(parse_ids)]
 
 
+def parse_networks(value: Any) -> Any:
+    """ "127.0.0.1, 10.0.0.0/8" in a `.env` file: addresses or networks; blank: none."""
+    if isinstance(value, str):
+        return [ip_network(word, strict=False) for word in value.replace(",", " ").split()]
+    return value
+
+
+Networks = Annotated[
+    tuple[IPv4Network | IPv6Network, ...], NoDecode, BeforeValidator(parse_networks)
+]
+
+
 class Settings(BaseSettings):
     """Everything the bot reads from its environment; see `.env.example`."""
 
@@ -122,6 +135,13 @@ class Settings(BaseSettings):
     # Unset: no personal links (the console makes one for its run).
     web_secret: SecretStr | None = None
     web_link_ttl: Duration = Field(default=timedelta(days=1))  # how long a personal link works
+    # The reverse proxies whose `X-Forwarded-For` names the client (addresses or networks);
+    # none by default: then a request's address is its peer's, whatever it says.
+    trusted_proxies: Networks = ()
+    # Pages following their table (server-sent event streams) a process keeps open, and one
+    # address may: each holds a file descriptor, and a move needs some free.
+    web_max_streams: int = Field(default=400, ge=1)
+    web_max_streams_per_address: int = Field(default=16, ge=1)
     # The bot's Mini App's direct link (https://t.me/<bot>/<app>, made with BotFather): a
     # Telegram table's link then opens the page inside Telegram.
     telegram_mini_app: str | None = None

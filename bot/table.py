@@ -6,6 +6,7 @@ The record is the game's own (`GameModule.dump`); the table knows no rules.
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field, model_validator
@@ -24,11 +25,24 @@ class Seat(BaseModel):
     name: Annotated[str, AfterValidator(clean_name)]  # also cleans names stored before
     bot: str | None = None  # a computer player's level
     away: bool = False  # a person's seat, played by a computer until they come back
+    # The key of the player's personal links to this seat (`bot/tokens.py`): drawn when they
+    # sit down and again when they end their links; a link made under another key plays no
+    # more. "" for a computer's seat, and for seats stored before links had keys.
+    link: str = ""
 
     @property
     def computer(self) -> bool:
         """Whether a computer decides for this seat (its own, or a person's who is away)."""
         return self.bot is not None or self.away
+
+    @classmethod
+    def person(cls, user_id: str, name: str) -> Seat:
+        """A person sitting down, with a fresh key for their links (none made before plays)."""
+        return cls(user_id=user_id, name=name, link=secrets.token_urlsafe(12))
+
+    def new_links(self) -> None:
+        """Ends every personal link made for this seat so far."""
+        self.link = secrets.token_urlsafe(12)
 
 
 COMPUTER_ID = "~bot{n}"

@@ -37,18 +37,22 @@ from .redis_server import free_port, temporary_redis_server
 from .service import GameService
 from .store import Channel, Store
 from .table import Table
-from .tokens import SeatToken, sign
 
 SECRET = "web-bench"
 STATIC = ("table.js", "seat.js", "telegram.js", "table.css", "icon.svg")
 
 
-def _serve(redis_url: str, port: int) -> None:
-    """A child process serving the pages until it is terminated."""
+def _serve(redis_url: str, port: int, pages: int) -> None:
+    """A child process serving the pages until it is terminated. Every page of the bench
+    comes from this machine's one address: the caps on streams make room for them all."""
 
     async def run() -> None:
         settings = Settings(  # type: ignore[call-arg]
-            _env_file=None, web_url=f"http://127.0.0.1:{port}", web_secret=SecretStr(SECRET)
+            _env_file=None,
+            web_url=f"http://127.0.0.1:{port}",
+            web_secret=SecretStr(SECRET),
+            web_max_streams=4 * pages + 200,
+            web_max_streams_per_address=4 * pages + 200,
         )
         service = GameService(Store.from_url(redis_url), settings)
         from .web import serve
@@ -94,9 +98,11 @@ async def _table(service: GameService, channel: str) -> str:
     return record.game_id
 
 
-def _token(channel: str, game_id: str, user: str) -> str:
-    made = SeatToken("bench", channel, game_id, user, time.time() + 3600)
-    return sign(SECRET.encode(), made)
+async def _tokens(service: GameService, channel: str, game_id: str) -> dict[str, str]:
+    """The two players' seat tokens, as their personal links carry them."""
+    return {
+        user: await service.seat_token("bench", channel, game_id, user) for user in ("ann", "bob")
+    }
 
 
 async def _first_load(http: aiohttp.ClientSession, address: str, path: str) -> int:
@@ -122,6 +128,7 @@ async def _versions(http: aiohttp.ClientSession, url: str, into: asyncio.Queue[f
 
 
 async def _change_ms(
+    service: GameService,
     http: aiohttp.ClientSession,
     presser: str,
     watcher: str,
@@ -135,10 +142,11 @@ async def _change_ms(
     arrivals: asyncio.Queue[float] = asyncio.Queue()
     reader = asyncio.create_task(_versions(http, watcher + path + "/events", arrivals))
     await asyncio.wait_for(arrivals.get(), 10)
+    tokens = await _tokens(service, channel, game_id)
     took: list[float] = []
     for _ in range(moves):
         for user in ("ann", "bob"):
-            headers = {"Authorization": f"Bearer {_token(channel, game_id, user)}"}
+            headers = {"Authorization": f"Bearer {tokens[user]}"}
             async with http.get(presser + path + "/seat", headers=headers) as answer:
                 body = await answer.json()
             choices = body["messages"][0]["choices"] if body.get("ok") else []
@@ -243,11 +251,13 @@ async def run(moves: int, pages: int) -> dict[str, Any]:
     with temporary_redis_server(unix_socket=False) as server:
         ports = [free_port(), free_port()]
         spawn = multiprocessing.get_context("spawn")
-        children = [spawn.Process(target=_serve, args=(server.url, p), daemon=True) for p in ports]
+        children = [
+            spawn.Process(target=_serve, args=(server.url, p, pages), daemon=True) for p in ports
+        ]
         for child in children:
             child.start()
         one, two = (f"http://127.0.0.1:{p}" for p in ports)
-        settings = Settings(_env_file=None)  # type: ignore[call-arg]
+        settings = Settings(_env_file=None, web_secret=SecretStr(SECRET))  # type: ignore[call-arg]
         service = GameService(Store.from_url(server.url), settings)
         try:
             await _up(one)
@@ -258,8 +268,8 @@ async def run(moves: int, pages: int) -> dict[str, Any]:
                 game_id = await _table(service, "t1")
                 path = f"/t/bench/t1/{game_id}"
                 figures["first_load_bytes"] = await _first_load(http, one, path)
-                same = await _change_ms(http, one, one, path, "t1", game_id, moves)
-                across = await _change_ms(http, one, two, path, "t1", game_id, moves)
+                same = await _change_ms(service, http, one, one, path, "t1", game_id, moves)
+                across = await _change_ms(service, http, one, two, path, "t1", game_id, moves)
                 figures["change_ms"] = {
                     "same": {"p50": _p(same, 0.5), "p99": _p(same, 0.99), "n": len(same)},
                     "across": {"p50": _p(across, 0.5), "p99": _p(across, 0.99), "n": len(across)},

@@ -26,6 +26,7 @@ import asyncio
 import io
 import itertools
 import json
+import secrets
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -213,7 +214,7 @@ class FakeDiscord:
 
     def authorise(self, person: Person) -> str:
         """A one-time code, as the Embedded App SDK's authorize gives it after `person` said yes."""
-        code = f"code-{next(self.ids)}"
+        code = secrets.token_hex(15)  # 30 letters and digits, as Discord's codes are
         self.codes[code] = person
         return code
 

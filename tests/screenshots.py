@@ -57,7 +57,9 @@ async def _make(service: GameService, address: str) -> None:
     link = next(w for w in hand.public[0].text.split() if w.startswith("http://"))
     from bot.service.weblinks import seat_link
 
-    personal = seat_link(service.ctx, Channel.of("console", CHANNEL), record.game_id, mover)
+    loaded = await service.ctx.load(Channel.of("console", CHANNEL))
+    assert loaded is not None
+    personal = seat_link(service.ctx, loaded, mover)
     async with chromium() as browser:
         for name, width, height, scale in (
             ("web-phone", 390, 844, 3),

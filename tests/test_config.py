@@ -46,6 +46,9 @@ VARIABLES = [
     "DISCORD_CLIENT_ID",
     "DISCORD_CLIENT_SECRET",
     "WEB_LINK_TTL",
+    "TRUSTED_PROXIES",
+    "WEB_MAX_STREAMS",
+    "WEB_MAX_STREAMS_PER_ADDRESS",
     "TELEGRAM_MINI_APP",
 ]
 
@@ -231,3 +234,12 @@ def test_an_activity_needs_its_oauth_client(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("DISCORD_CLIENT_ID", "1234")
     monkeypatch.setenv("DISCORD_CLIENT_SECRET", "oauth-secret")
     assert Settings().discord_activity is True
+
+
+def test_trusted_proxies_are_addresses_or_networks(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().trusted_proxies == ()  # nobody's X-Forwarded-For counts by default
+    monkeypatch.setenv("TRUSTED_PROXIES", "127.0.0.1, ::1 10.0.0.0/8")
+    assert [str(n) for n in Settings().trusted_proxies] == ["127.0.0.1/32", "::1/128", "10.0.0.0/8"]
+    monkeypatch.setenv("TRUSTED_PROXIES", "localhost")
+    with pytest.raises(ValidationError):
+        Settings()

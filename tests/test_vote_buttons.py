@@ -12,11 +12,10 @@ import pytest
 from bot.replies import Button, Reply
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.tokens import SeatToken, sign
 from tests.conftest import Site
 from tests.tables import load_game
 from tests.test_service import current_user, seated, snapshot, table_of, who
-from tests.test_web_seats import SECRET, Clock, press, seat
+from tests.test_web_seats import Clock, press, seat
 from tests.test_web_seats import settings as web_settings
 
 
@@ -87,9 +86,7 @@ async def test_a_vote_made_on_the_page_is_told_in_the_chat(
     place = Channel.of("console", "room1")
     record = await service.store.load(place)
     assert record is not None
-    token = sign(
-        SECRET.encode(), SeatToken("console", "room1", record.game_id, voter, clock.now + 3600)
-    )
+    token = await service.seat_token("console", "room1", record.game_id, voter)
     address = await site(service)
     url = f"{address}/t/console/room1/{record.game_id}"
     async with aiohttp.ClientSession() as http:

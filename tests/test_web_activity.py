@@ -106,7 +106,7 @@ async def test_another_applications_client_gets_nothing(
         "'self'",
         "https://discord.com",
         "https://*.discord.com",
-        "https://*.discordsays.com",
+        f"https://{discord.app_id}.discordsays.com",  # the bot's own application's alone
     ]
     service.computer.close()
 

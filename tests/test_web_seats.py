@@ -202,7 +202,7 @@ async def test_a_page_cannot_act_for_a_game_that_ended(
         assert body["messages"][0]["text"] == "This game is over: the page shows how it ended."
         async with http.post(
             address + path + "/press",
-            headers={"Authorization": f"Bearer {token}"},
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
             data="not json",
         ) as answer:
             assert answer.status == 400

@@ -19,12 +19,11 @@ from bot.actor import Actor
 from bot.service import GameService
 from bot.store import Channel, Store
 from bot.table import Table
-from bot.tokens import SeatToken, sign
 from tests.browser import chromium
 from tests.conftest import Site
 from tests.pixels import Picture, picture
 from tests.tables import load_game
-from tests.test_web_seats import NOW, SECRET, Clock, press, seat, settings
+from tests.test_web_seats import Clock, press, seat, settings
 from tests.vs_driver import toward_the_pavilion
 
 PLAYERS = ("ann", "bob", "cid")
@@ -55,8 +54,9 @@ async def _deal(service: GameService, channel: str) -> str:
     return record.game_id
 
 
-def _token(channel: str, game_id: str, user: str) -> str:
-    return sign(SECRET.encode(), SeatToken("console", channel, game_id, user, NOW + 3600))
+async def _token(service: GameService, channel: str, game_id: str, user: str) -> str:
+    """The token of `user`'s personal link to the table, as the bot makes it."""
+    return await service.seat_token("console", channel, game_id, user)
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ async def test_bribes_and_a_move_from_the_pages_with_nothing_secret_in_public(
         for room, game_id in games.items():
             url = f"{address}/t/console/{room}/{game_id}"
             for user, bribe in zip(PLAYERS, bribes[room], strict=True):
-                token = _token(room, game_id, user)
+                token = await _token(service, room, game_id, user)
                 status, body = await seat(http, url, token)
                 [choose] = body["messages"]
                 assert choose["text"].startswith("Choose in secret the official you bribe")
@@ -114,11 +114,11 @@ async def test_bribes_and_a_move_from_the_pages_with_nothing_secret_in_public(
         url = f"{address}/t/console/{room}/{game_id}"
         mover = None
         for user in PLAYERS:
-            body = (await seat(http, url, _token(room, game_id, user)))[1]
+            body = (await seat(http, url, await _token(service, room, game_id, user)))[1]
             if body["messages"][0]["text"].startswith("Your turn"):
                 mover, choices = user, body["messages"][0]["choices"]
         assert mover is not None
-        token = _token(room, game_id, mover)
+        token = await _token(service, room, game_id, mover)
         before = await service.store.load(Channel.of("console", room))
         data = choices[0]["data"]
         for _ in range(12):
@@ -163,7 +163,7 @@ async def test_an_official_slid_by_taps_and_arrow_keys_in_chromium(
     path = f"/t/console/room3/{game_id}"
     async with chromium() as browser:
         page = await browser.new_page(viewport={"width": 390, "height": 844})
-        await page.goto(f"{address}{path}#seat={_token('room3', game_id, mover)}")
+        await page.goto(f"{address}{path}#seat={await _token(service, 'room3', game_id, mover)}")
         officials = page.locator("#choices .tapboard .target")
         await officials.first.wait_for()
         await officials.first.click()  # the official, on its square
@@ -228,7 +228,7 @@ async def test_bribes_a_bluff_called_a_take_and_a_vote_made_from_the_pages(
     game_id = await _deal(service, "room4")
     address = await site(service)
     url = f"{address}/t/console/room4/{game_id}"
-    tokens = {user: _token("room4", game_id, user) for user in PLAYERS}
+    tokens = {user: await _token(service, "room4", game_id, user) for user in PLAYERS}
     rng = random.Random(5)
     doubted = taken = 0
     async with aiohttp.ClientSession() as http:
@@ -273,9 +273,7 @@ async def test_bribes_a_bluff_called_a_take_and_a_vote_made_from_the_pages(
         for user in PLAYERS:
             if user in late:
                 continue
-            token = sign(
-                SECRET.encode(), SeatToken("console", "room4", game_id, user, clock.now + 3600)
-            )
+            token = await service.seat_token("console", "room4", game_id, user)
             offered = await _asked(http, url, token)
             skip = next(c["data"] for c in offered if c["label"] == "Skip the turn")
             status, body = await press(http, url, token, skip)

@@ -139,8 +139,10 @@ class FcCommands(app_commands.Group):
     @app_commands.command(
         name=N_("web"), description=N_("The table's web page (your own link if you play)")
     )
-    async def web(self, interaction: discord.Interaction[Any]) -> None:
-        await self._run(interaction, "web")
+    @app_commands.rename(renew=N_("renew"))
+    @app_commands.describe(renew=N_("End your earlier links to this table (one shared by mistake)"))
+    async def web(self, interaction: discord.Interaction[Any], renew: bool = False) -> None:
+        await self._run(interaction, "web new" if renew else "web")
 
     @app_commands.command(name=N_("rules"), description=N_("A summary of the rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:

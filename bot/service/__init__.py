@@ -29,15 +29,16 @@ from ..computer import Computer
 from ..config import Settings
 from ..games import MODULES, module
 from ..metrics import COMMANDS
+from ..refused import Refused
 from ..replies import Reply
 from ..store import Channel, Claim, Held, Store
 from ..tokens import SeatToken
-from . import chat, deadlines, history, posting, router, standings, watching
+from . import chat, deadlines, history, posting, router, standings, watching, weblinks
 from .context import Context, render_pool
 from .history import Replayed
-from .watching import Watched
+from .watching import EndedLink, ForeignPress, Watched
 
-__all__ = ["GameService", "Replayed", "Watched"]
+__all__ = ["EndedLink", "ForeignPress", "GameService", "Replayed", "Watched"]
 
 
 # A platform retries an update it got no answer to within minutes; remember it for a day.
@@ -162,7 +163,7 @@ class GameService:
     async def seat_hand(self, token: SeatToken) -> Reply:
         """What the token's player sees of their seat (`/fc hand`: their choices now, if the
         game waits for them), for their page; refused if the token's game is not live or the
-        player has no seat at it."""
+        player has no seat at it (`EndedLink` if they ended the token's links)."""
         actor = await watching.seat_actor(self.ctx, token)
         if isinstance(actor, Reply):
             return actor
@@ -171,7 +172,9 @@ class GameService:
     async def seat_press(self, token: SeatToken, data: str) -> Reply:
         """A choice pressed on the token's player's page: the same press as in the chat. What
         the chat must get is posted there by its platform (`posting`); the page gets the
-        private part."""
+        private part. A button of another table raises `ForeignPress`, a token whose player
+        ended their links `EndedLink`: the page refuses both."""
+        watching.check_pressed(token, data)
         actor = await watching.seat_actor(self.ctx, token)
         if isinstance(actor, Reply):
             return actor
@@ -183,6 +186,18 @@ class GameService:
     ) -> tuple[int, str] | None:
         """The table's board as SVG for its page, with its version (`watching.board_svg`)."""
         return await watching.board_svg(self.ctx, Channel.of(platform, channel_id), game_id)
+
+    async def seat_token(self, platform: str, channel_id: str, game_id: str, user_id: str) -> str:
+        """A token for `user_id`'s seat at that table, for a page opened inside a platform
+        (the Mini App, the Activity): one that opens no seat if they have none there; "" when
+        the bot has no secret to sign it with."""
+        channel = Channel.of(platform, channel_id)
+        try:
+            loaded = await self.ctx.load(channel)
+        except Refused:  # a table that cannot be read seats nobody
+            loaded = None
+        table = loaded.table if loaded is not None and loaded.record.game_id == game_id else None
+        return weblinks.seat_token(self.ctx, channel, game_id, table, user_id)
 
     async def table_here(self, platform: str, channel_id: str) -> str | None:
         """The game id of the table in a channel now (dealt or not), or None: where a Discord

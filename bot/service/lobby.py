@@ -175,7 +175,7 @@ async def new(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
         kind=game_module.key,
         options=options,
         creator=actor.user_id,
-        seats=[Seat(user_id=actor.user_id, name=actor.name)],
+        seats=[Seat.person(actor.user_id, actor.name)],
         # A community that is the chat itself (a Telegram group) is left to the chat's id at
         # the end, which follows the chat if it gets a new one.
         community="" if actor.community in (None, actor.channel_id) else actor.community,
@@ -278,7 +278,7 @@ async def join(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     if table.seat_of(actor.user_id):
         raise Refused(tr(lang, "You are already at the table."))
     _room_for_one(table, lang)
-    table.seats.append(Seat(user_id=actor.user_id, name=actor.name))
+    table.seats.append(Seat.person(actor.user_id, actor.name))
     text = tr(
         lang,
         "{who} joins the table ({n}/{high}). {creator} starts the game with /fc start.",

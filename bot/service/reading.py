@@ -63,30 +63,39 @@ async def _hand(
         message = await ctx.draw(partial(game_module.prompt, at, game, seat, False))
     else:
         message = await ctx.draw(partial(game_module.private, at, game, seat))
-    channel, game_id = loaded.channel, loaded.record.game_id
-    shown = [with_seat_link(ctx, lang, channel, game_id, actor.user_id, message)]
+    shown = [with_seat_link(ctx, lang, loaded, actor.user_id, message)]
     if votes.may_vote(loaded, seat, absent):
         kind, count = loaded.table.kind, game_module.count(game)
         text = tr(lang, "The turn runs past its time limit: your vote?")
         mine = loaded.table.votes.get(actor.user_id)
         if mine is not None:
             text += " " + tr(lang, "You voted: {choice}.", choice=votes.label(mine, lang))
-        choices = votes.buttons(ctx, kind, channel.channel_id, count, lang)
+        choices = votes.buttons(ctx, kind, loaded.channel.channel_id, count, lang)
         shown.append(Message(text, buttons=[choices]))
     return Reply(private=shown)
 
 
 async def web(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     """`/fc web`: the table's page, privately; a player's comes as their personal link,
-    which plays for their seat (a fresh one, whenever they ask)."""
+    which plays for their seat (a fresh one, whenever they ask). `/fc web new` first ends
+    every link of theirs made before, for a link shared by mistake."""
     loaded = await ctx.need(actor, lang)
     channel, game_id = loaded.channel, loaded.record.game_id
     line = live_line(ctx, lang, channel, game_id)
     if not line:
         raise Refused(tr(lang, "This bot serves no web pages."))
+    seat = loaded.table.seat_of(actor.user_id)
+    if [a.lower() for a in args] == ["new"]:
+        if seat is None or seat.bot is not None:
+            raise Refused(tr(lang, "You have no seat at this table."))
+        seat.new_links()
+        await ctx.save(loaded)
+        line += "\n" + tr(lang, "Your earlier links to this table play no more.")
+    elif args:
+        raise Refused(tr(lang, "Write /fc web, or /fc web new to end your earlier links."))
     message = Message(line)
     if loaded.table.started and loaded.table.engine_seat(actor.user_id) is not None:
-        message = with_seat_link(ctx, lang, channel, game_id, actor.user_id, message)
+        message = with_seat_link(ctx, lang, loaded, actor.user_id, message)
     return Reply(private=[message])
 
 

@@ -104,9 +104,21 @@ ANYWHERE_BUTTONS: dict[str, ButtonHandler] = {
     ),
 }
 COMPLETIONS_KEPT = 512  # autocomplete answers kept per process (each for one table version)
+# The channel: a Discord or Telegram id (`-100...`), or a console chat (`table`, `dm-ann`:
+# its private chats). `\Z`, not `$`, which lets a newline follow.
 _DATA = re.compile(
-    r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_]{1,24})(?::(\d{1,4}))?(?::([-0-9A-Za-z,@.]{1,24}))?$"
+    r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_][-0-9A-Za-z_]{0,23})"
+    r"(?::(\d{1,4}))?(?::([-0-9A-Za-z,@.]{1,24}))?\Z"
 )
+
+
+def parse(data: str) -> Pressed | None:
+    """What a button's data names, or None for data no button of the bot carries."""
+    match = _DATA.match(data)
+    if match is None:
+        return None
+    count = int(match[3]) if match[3] is not None else None
+    return Pressed(match[1], match[2], count, match[4])
 
 
 async def command(ctx: Context, actor: Actor, text: str) -> Reply:
@@ -135,11 +147,9 @@ async def command(ctx: Context, actor: Actor, text: str) -> Reply:
 async def press(ctx: Context, actor: Actor, data: str) -> Reply:
     """A button or menu choice; `data` names the game's channel, so private chats work too."""
     lang = await ctx.language(actor)
-    match = _DATA.match(data)
-    if match is None:
+    pressed = parse(data)
+    if pressed is None:
         return _not_valid(lang)
-    count = int(match[3]) if match[3] is not None else None
-    pressed = Pressed(match[1], match[2], count, match[4])
     where = replace(actor, channel_id=pressed.channel_id, private=False)
     lang = await ctx.language(where)
     lobby_button = LOBBY_BUTTONS.get(pressed.kind)

@@ -249,7 +249,7 @@ async def prompts(
         if not chat.notify_enabled(user):
             continue
         message = await ctx.draw(partial(game_module.prompt, at, game, seat, reminder))
-        message = with_seat_link(ctx, at.lang, loaded.channel, loaded.record.game_id, user, message)
+        message = with_seat_link(ctx, at.lang, loaded, user, message)
         out.append(Direct(user, headed(table, message), turn_notice=not reminder))
     return out
 

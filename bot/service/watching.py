@@ -9,6 +9,7 @@ does, so no secret can reach a watcher.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -22,6 +23,7 @@ from ..table import Table, load_game
 from ..tokens import SeatToken
 from .context import Context, Loaded, user_names
 from .reading import _waited
+from .router import parse
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -186,4 +188,32 @@ async def seat_actor(ctx: Context, token: SeatToken) -> Actor | Reply:
     seat = loaded.table.seat_of(token.user_id)
     if seat is None:
         return Reply.error(tr(lang, "You have no seat at this table."))
+    if not hmac.compare_digest(seat.link, token.key):  # ended: they left, or asked anew
+        raise EndedLink
     return Actor(token.platform, token.channel_id, token.user_id, seat.name)
+
+
+NOT_A_TABLES = frozenset({"fg"})  # buttons about a person, not a table: the chat's alone
+
+
+class EndedLink(Exception):
+    """A seat token made before its player ended their links (`Seat.link`): refused like a
+    forged one."""
+
+
+class ForeignPress(Exception):
+    """A press on a table's page whose button names another place or game than the page's
+    token: refused, and nothing is done."""
+
+
+def check_pressed(token: SeatToken, data: str) -> None:
+    """A seat token acts on its own table only: a button of another chat, another kept game
+    or of no table (a forget) raises `ForeignPress`. Data no button carries goes on to the
+    router, which refuses it in words."""
+    pressed = parse(data)
+    if pressed is None:
+        return
+    if pressed.channel_id != token.channel_id or pressed.kind in NOT_A_TABLES:
+        raise ForeignPress
+    if pressed.kind == "rp" and not token.game_id.startswith(pressed.payload or "-"):
+        raise ForeignPress

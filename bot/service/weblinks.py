@@ -15,8 +15,9 @@ from ..i18n import tr
 from ..replies import Message
 from ..startapp import start_param
 from ..store import Channel
+from ..table import Table
 from ..tokens import SeatToken, sign
-from .context import Context
+from .context import Context, Loaded
 
 
 def link(base: str, channel: Channel, game_id: str) -> str:
@@ -48,23 +49,37 @@ def live_line(ctx: Context, lang: str, channel: Channel, game_id: str) -> str:
     return tr(lang, "The table, live: {link}", link=made)
 
 
-def seat_link(ctx: Context, channel: Channel, game_id: str, user_id: str) -> str:
+def seat_token(
+    ctx: Context, channel: Channel, game_id: str, table: Table | None, user_id: str
+) -> str:
+    """A token that acts for `user_id`'s seat at the table until it expires, or until they end
+    their links (`Seat.link`); with no seat there, one that opens none. "" without a secret."""
+    secret = ctx.settings.web_secret
+    if secret is None:
+        return ""
+    seat = None if table is None else table.seat_of(user_id)
+    key = "" if seat is None else seat.link
+    expires = ctx.clock() + ctx.settings.web_link_ttl.total_seconds()
+    token = SeatToken(channel.platform, channel.channel_id, game_id, user_id, expires, key)
+    return sign(secret.get_secret_value().encode(), token)
+
+
+def seat_link(ctx: Context, loaded: Loaded, user_id: str) -> str:
     """`user_id`'s personal link to the table (it acts for their seat until it expires), or
     "" when none can be made."""
-    base, secret = ctx.settings.web_url, ctx.settings.web_secret
-    if base is None or secret is None:
+    base = ctx.settings.web_url
+    game_id = loaded.record.game_id
+    signed = seat_token(ctx, loaded.channel, game_id, loaded.table, user_id)
+    if base is None or not signed:
         return ""
-    expires = ctx.clock() + ctx.settings.web_link_ttl.total_seconds()
-    token = SeatToken(channel.platform, channel.channel_id, game_id, user_id, expires)
-    signed = sign(secret.get_secret_value().encode(), token)
-    return f"{link(base, channel, game_id)}#seat={signed}"
+    return f"{link(base, loaded.channel, game_id)}#seat={signed}"
 
 
 def with_seat_link(
-    ctx: Context, lang: str, channel: Channel, game_id: str, user_id: str, message: Message
+    ctx: Context, lang: str, loaded: Loaded, user_id: str, message: Message
 ) -> Message:
     """A private turn message with its reader's personal link to the table, if any."""
-    made = seat_link(ctx, channel, game_id, user_id)
+    made = seat_link(ctx, loaded, user_id)
     if made:
         message.web, message.web_label = made, tr(lang, "Play on the board")
     return message

@@ -110,13 +110,24 @@ return {'ok', dest, cur[3]}
 # An ended game's archive with a forgotten person's seat made anonymous (`forget me`), only if
 # it is still the one read: one moved to another chat meanwhile is renamed, and a write to its
 # old key would make a new key that never expires. HSET keeps the archive's TTL.
-# KEYS: archive. ARGV: data as read, new data ('' deletes the archive), players (JSON), creator.
+# Its version moves on and its chat is published, as for a move: a page or picture of it kept
+# by any process (`bot/web/hub.py`) or browser, by version, is not shown again.
+# KEYS: archive (`fc:{..}:archive:<platform>:<chat>:<game id>`). ARGV: data as read, new data
+# ('' deletes the archive), players (JSON), creator.
 # Replies 1 if written, 0 if the archive changed or is gone.
 FORGET_ARCHIVE = """
 if redis.call('HGET', KEYS[1], 'data') ~= ARGV[1] then return 0 end
-if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
-redis.call('HSET', KEYS[1], 'data', ARGV[2], 'players', ARGV[3], 'creator', ARGV[4])
-return 1
+local parts = {}
+for part in string.gmatch(KEYS[1], '[^:]+') do parts[#parts + 1] = part end
+local written = 1
+if ARGV[2] == '' then
+  written = redis.call('DEL', KEYS[1])
+else
+  redis.call('HSET', KEYS[1], 'data', ARGV[2], 'players', ARGV[3], 'creator', ARGV[4])
+  redis.call('HINCRBY', KEYS[1], 'version', 1)
+end
+redis.call('PUBLISH', 'fc:changed', parts[#parts - 2] .. ':' .. parts[#parts - 1])
+return written
 """
 
 # A claim is a lease: the deadline moves to the lease's end, so it comes due again unless

@@ -1,21 +1,29 @@
 """What every handler of the web adapter shares: the app's service, hub and limits, and
-reading a request's table and language."""
+reading a request's table, address, language and JSON body; refusals in words."""
 
 from __future__ import annotations
 
+import json
+from typing import NoReturn
 from urllib.parse import quote
 
 from aiohttp import web
 
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, N_, tr
 from ..service import GameService
 from ..store import Channel
+from .capacity import Streams
 from .hub import Hub
-from .limits import Limits
+from .limits import Limits, address
 
 SERVICE: web.AppKey[GameService] = web.AppKey("service", GameService)
 HUB: web.AppKey[Hub] = web.AppKey("hub", Hub)
 LIMITS: web.AppKey[tuple[Limits, Limits]] = web.AppKey("limits", tuple)
+# Launches traded at Discord (each costs an outbound call with the client secret): per address,
+# and for the whole process.
+LAUNCHES: web.AppKey[tuple[Limits, Limits]] = web.AppKey("launches", tuple)
+STREAMS: web.AppKey[Streams] = web.AppKey("streams", Streams)
+MAX_BODY = 64 * 1024  # a JSON body's bytes: a press or a launch is a few hundred
 
 
 def language(request: web.Request, default: str) -> str:
@@ -36,3 +44,39 @@ def named(request: web.Request, prefix: str) -> tuple[Channel, str, str]:
 
 def table_of(request: web.Request) -> tuple[Channel, str, str]:
     return named(request, "/t/")
+
+
+def client(request: web.Request) -> str:
+    """The request's client address, through the proxies the settings trust alone."""
+    return address(request, request.app[SERVICE].settings.trusted_proxies)
+
+
+def refuse(
+    request: web.Request,
+    error: type[web.HTTPError],
+    text: str,
+    headers: dict[str, str] | None = None,
+) -> NoReturn:
+    """A JSON refusal, `{"error": <text in the browser's language>}`, with `error`'s status."""
+    lang = language(request, request.app[SERVICE].ctx.default_language)
+    said = json.dumps({"error": tr(lang, text)}, ensure_ascii=False)
+    raise error(text=said, content_type="application/json", headers=headers)
+
+
+async def body(request: web.Request) -> object:
+    """A request's JSON body: 415 if it is not sent as JSON (a form or text another site's
+    page could post), 413 if over `MAX_BODY`, 400 for anything that is not JSON or is nested
+    past what the parser follows."""
+    if request.content_type != "application/json":
+        refuse(request, web.HTTPUnsupportedMediaType, N_("A JSON body is expected."))
+    raw = await request.read()  # over the app's client_max_size: 413 already
+    if len(raw) > MAX_BODY:
+        lang = language(request, request.app[SERVICE].ctx.default_language)
+        said = json.dumps({"error": tr(lang, "That request is too large.")}, ensure_ascii=False)
+        raise web.HTTPRequestEntityTooLarge(
+            MAX_BODY, len(raw), text=said, content_type="application/json"
+        )
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        refuse(request, web.HTTPBadRequest, N_("A JSON body is expected."))

@@ -9,7 +9,8 @@ number of addresses.
 from __future__ import annotations
 
 from collections import OrderedDict
-from ipaddress import ip_address
+from collections.abc import Sequence
+from ipaddress import IPv4Network, IPv6Network, ip_address
 
 from aiohttp import web
 
@@ -34,13 +35,28 @@ class Limits:
         return allowed
 
 
-def address(request: web.Request) -> str:
-    """The client's address: the peer's, or, when the peer is a proxy on this machine (the
-    reverse proxy of docs/operations.md), the first address it forwarded."""
+def address(request: web.Request, trusted: Sequence[IPv4Network | IPv6Network]) -> str:
+    """The client's address: the peer's, unless the peer is one of the `trusted` proxies
+    (`TRUSTED_PROXIES`); then the last address in `X-Forwarded-For` that no trusted proxy
+    added. Anyone else's header is ignored: it is theirs to write."""
     peer = request.remote or ""
-    forwarded = request.headers.get("X-Forwarded-For", "").split(",")[0].strip()
+    if not _among(peer, trusted):
+        return peer
+    chain = [part.strip() for part in request.headers.get("X-Forwarded-For", "").split(",")]
+    for hop in reversed(chain):
+        if not hop:
+            break
+        if not _among(hop, trusted):
+            try:
+                return str(ip_address(hop))
+            except ValueError:
+                break  # not an address: the proxy passed on what a client wrote
+    return peer
+
+
+def _among(text: str, networks: Sequence[IPv4Network | IPv6Network]) -> bool:
     try:
-        local = ip_address(peer).is_loopback
+        found = ip_address(text)
     except ValueError:
-        local = False
-    return forwarded if local and forwarded else peer
+        return False
+    return any(found in network for network in networks)

@@ -44,6 +44,7 @@ async def frame(request: web.Request) -> web.Response:
         raise web.HTTPNotFound() from error
     if image is None:
         raise web.HTTPNotFound()
-    # A kept game never changes: its positions are cached by the browser for a day.
-    headers = {"Cache-Control": "public, max-age=86400, immutable"}
+    # A kept game's moves never change: its positions are cached by the browser for a day,
+    # by it alone (`forget me` may yet rewrite the names they show, under the same address).
+    headers = {"Cache-Control": "private, max-age=86400, immutable"}
     return web.Response(body=image, content_type="image/png", headers=headers)

@@ -7,23 +7,29 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import time
 from dataclasses import asdict
 from urllib.parse import quote
 
 from aiohttp import web
 
-from ..i18n import tr
+from ..i18n import N_, tr
 from ..replies import MENTION, Message, Reply
-from ..service import GameService
+from ..service import EndedLink, ForeignPress
 from ..startapp import parse_start
 from ..store import Channel, StoreUnavailable
-from ..tokens import SeatToken, read, sign
+from ..tokens import SeatToken, read
 from .activity import Authorised, authorised
-from .common import LIMITS, SERVICE, language, table_of
-from .limits import address
+from .common import LAUNCHES, LIMITS, SERVICE, body, client, language, refuse, table_of
 from .page import activity_page, missing_page, opening_page
 from .telegram import Launch, verify
+
+NO_LONGER = N_("This link no longer plays for you: /fc hand in the game's chat brings a new one.")
+TOO_MANY = N_("Too many requests at once: wait a moment.")
+# An OAuth2 authorization code as Discord gives it to the Activity: letters and digits (a
+# few dozen). Anything else is refused before any call to Discord.
+DISCORD_CODE = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 
 def _token(request: web.Request) -> SeatToken:
@@ -33,7 +39,7 @@ def _token(request: web.Request) -> SeatToken:
     scheme, _, token_text = request.headers.get("Authorization", "").partition(" ")
     token_text = token_text.strip()
     token = None
-    if secret is not None and scheme == "Bearer":
+    if secret is not None and scheme == "Bearer" and len(token_text) <= 1024:
         token = read(secret.get_secret_value().encode(), token_text, service.clock())
     channel, game_id, _ = table_of(request)
     if (
@@ -41,23 +47,12 @@ def _token(request: web.Request) -> SeatToken:
         or (token.platform, token.channel_id) != (channel.platform, channel.channel_id)
         or token.game_id != game_id
     ):
-        lang = language(request, service.ctx.default_language)
-        text = tr(
-            lang,
-            "This link no longer plays for you: /fc hand in the game's chat brings a new one.",
-        )
-        raise web.HTTPForbidden(
-            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
-        )
+        refuse(request, web.HTTPForbidden, NO_LONGER)
     now = time.monotonic()
     mac = token_text.rpartition(".")[2]
     per_token, per_address = request.app[LIMITS]
-    if not (per_token.allow(mac, now) and per_address.allow(address(request), now)):
-        lang = language(request, service.ctx.default_language)
-        text = tr(lang, "Too many requests at once: wait a moment.")
-        raise web.HTTPTooManyRequests(
-            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
-        )
+    if not (per_token.allow(mac, now) and per_address.allow(client(request), now)):
+        refuse(request, web.HTTPTooManyRequests, TOO_MANY)
     return token
 
 
@@ -87,14 +82,6 @@ def _targets(message: Message) -> list[dict[str, object]]:
         for target in message.targets
         for left, top, right, bottom in [target.box]
     ]
-
-
-async def _body(request: web.Request) -> object:
-    """A request's JSON body; 400 for anything else."""
-    try:
-        return await request.json()
-    except ValueError as error:
-        raise web.HTTPBadRequest(text="a JSON body is expected") from error
 
 
 def _shown(message: Message) -> dict[str, object]:
@@ -127,72 +114,86 @@ async def seat(request: web.Request) -> web.Response:
         reply = await request.app[SERVICE].seat_hand(token)
     except StoreUnavailable as error:
         raise web.HTTPServiceUnavailable() from error
+    except EndedLink:
+        refuse(request, web.HTTPForbidden, NO_LONGER)
     return _answer(reply)
 
 
 async def press(request: web.Request) -> web.Response:
     token = _token(request)
-    body = await _body(request)
-    data = body.get("data") if isinstance(body, dict) else None
+    sent = await body(request)
+    data = sent.get("data") if isinstance(sent, dict) else None
     if not isinstance(data, str) or not 0 < len(data) <= 100:
-        raise web.HTTPBadRequest(text='{"data": "<a choice>"} is expected')
+        refuse(request, web.HTTPBadRequest, N_("A JSON body is expected."))
     try:
         reply = await request.app[SERVICE].seat_press(token, data)
     except StoreUnavailable as error:
         raise web.HTTPServiceUnavailable() from error
+    except EndedLink:
+        refuse(request, web.HTTPForbidden, NO_LONGER)
+    except ForeignPress:
+        refuse(request, web.HTTPForbidden, N_("This page plays its own table only."))
     return _answer(reply)
 
 
-def _launch(request: web.Request, body: object) -> Launch:
+def _launch(request: web.Request, sent: object) -> Launch:
     """The Telegram user a Mini App's `initData` names, if signed for this bot and recent."""
     service = request.app[SERVICE]
     token = service.settings.telegram_token
-    init_data = body.get("initData") if isinstance(body, dict) else None
+    init_data = sent.get("initData") if isinstance(sent, dict) else None
     launch = None
     if token is not None and isinstance(init_data, str) and len(init_data) <= 4096:
         launch = verify(token.get_secret_value(), init_data, service.clock())
     if launch is None:
-        lang = language(request, service.ctx.default_language)
-        text = tr(lang, "Telegram did not vouch for this page: open it again from the bot.")
-        raise web.HTTPForbidden(
-            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
+        refuse(
+            request,
+            web.HTTPForbidden,
+            N_("Telegram did not vouch for this page: open it again from the bot."),
         )
     return launch
 
 
-def _seat_token(service: GameService, channel: Channel, game_id: str, user_id: str) -> str:
-    secret = service.settings.web_secret
-    assert secret is not None
-    expires = service.clock() + service.settings.web_link_ttl.total_seconds()
-    made = SeatToken(channel.platform, channel.channel_id, game_id, user_id, expires)
-    return sign(secret.get_secret_value().encode(), made)
+async def _opened(request: web.Request, channel: Channel, game_id: str, user_id: str) -> str | None:
+    """The seat token of a page opened inside a platform, None without a secret to sign it."""
+    service = request.app[SERVICE]
+    try:
+        made = await service.seat_token(channel.platform, channel.channel_id, game_id, user_id)
+    except StoreUnavailable as error:
+        raise web.HTTPServiceUnavailable() from error
+    except ValueError:  # a place no table can have
+        refuse(request, web.HTTPNotFound, N_("There is no table here. Open one with /fc new."))
+    return made or None
 
 
 async def telegram(request: web.Request) -> web.Response:
     """A Telegram table's page opened as the Mini App: its player's seat token, made from
     what Telegram vouches for (a spectator's page if they have no seat there)."""
-    service = request.app[SERVICE]
     channel, game_id, _ = table_of(request)
-    body = await _body(request)
-    launch = _launch(request, body)
-    if channel.platform != "telegram" or service.settings.web_secret is None:
+    launch = _launch(request, await body(request))
+    if channel.platform != "telegram":
         return web.json_response({"token": None})
-    return web.json_response({"token": _seat_token(service, channel, game_id, launch.user_id)})
+    return web.json_response({"token": await _opened(request, channel, game_id, launch.user_id)})
 
 
-async def _discord_player(request: web.Request, body: object) -> Authorised:
+async def _discord_player(request: web.Request, sent: object) -> Authorised:
     """The Discord user whose `identify` code the body carries, as Discord says; 403 for a
-    code Discord does not honour."""
+    code Discord does not honour, or not of the shape Discord gives; 429 past the launches
+    an address, or the whole process, may trade at Discord (each is a call with the client
+    secret)."""
     service = request.app[SERVICE]
-    code = body.get("code") if isinstance(body, dict) else None
+    code = sent.get("code") if isinstance(sent, dict) else None
     found = None
-    if isinstance(code, str) and 0 < len(code) <= 200:
+    if isinstance(code, str) and DISCORD_CODE.fullmatch(code):
+        per_address, overall = request.app[LAUNCHES]
+        now = time.monotonic()
+        if not (per_address.allow(client(request), now) and overall.allow("", now)):
+            refuse(request, web.HTTPTooManyRequests, TOO_MANY)
         found = await authorised(service.settings, code)
     if found is None:
-        lang = language(request, service.ctx.default_language)
-        text = tr(lang, "Discord did not vouch for this page: open the Activity again.")
-        raise web.HTTPForbidden(
-            text=json.dumps({"error": text}, ensure_ascii=False), content_type="application/json"
+        refuse(
+            request,
+            web.HTTPForbidden,
+            N_("Discord did not vouch for this page: open the Activity again."),
         )
     return found
 
@@ -201,12 +202,11 @@ async def discord_activity(request: web.Request) -> web.Response:
     """A Discord table's page opened as an Activity: the `identify` code its SDK got, traded
     at Discord for the player (`activity`); back go the access token the SDK needs and the
     player's seat token (a spectator's page if they have no seat there)."""
-    service = request.app[SERVICE]
     channel, game_id, _ = table_of(request)
-    found = await _discord_player(request, await _body(request))
+    found = await _discord_player(request, await body(request))
     token = None
-    if channel.platform == "discord" and service.settings.web_secret is not None:
-        token = _seat_token(service, channel, game_id, found.user_id)
+    if channel.platform == "discord":
+        token = await _opened(request, channel, game_id, found.user_id)
     return web.json_response({"access_token": found.access_token, "token": token})
 
 
@@ -225,9 +225,9 @@ async def activity_open(request: web.Request) -> web.Response:
     """Where an Activity goes: the `identify` code traded for the player (`activity`), the
     table of the channel Discord opened it in, and the player's seat token for it."""
     service = request.app[SERVICE]
-    body = await _body(request)
-    found = await _discord_player(request, body)
-    channel_id = body.get("channel_id") if isinstance(body, dict) else None
+    sent = await body(request)
+    found = await _discord_player(request, sent)
+    channel_id = sent.get("channel_id") if isinstance(sent, dict) else None
     lang = language(request, service.ctx.default_language)
     game_id = None
     if isinstance(channel_id, str) and channel_id.isdigit() and len(channel_id) <= 24:
@@ -239,9 +239,7 @@ async def activity_open(request: web.Request) -> web.Response:
             content_type="application/json",
         )
     channel = Channel.of("discord", channel_id)
-    token = None
-    if service.settings.web_secret is not None:
-        token = _seat_token(service, channel, game_id, found.user_id)
+    token = await _opened(request, channel, game_id, found.user_id)
     path = f"/t/discord/{quote(channel_id, safe='')}/{quote(game_id, safe='')}"
     return web.json_response({"path": path, "token": token, "access_token": found.access_token})
 
@@ -255,20 +253,16 @@ async def mini_app(request: web.Request) -> web.Response:
 
 async def mini_app_open(request: web.Request) -> web.Response:
     """Where a Mini App's direct link leads: `startapp=` is the table (`start_param`, which
-    Telegram signs with the rest), and the player's seat token if they sit there."""
-    service = request.app[SERVICE]
-    body = await _body(request)
-    launch = _launch(request, body)
+    Telegram signs with the rest), and the player's seat token if they sit there. Telegram
+    vouches for Telegram's users only: a link naming a table elsewhere opens nothing."""
+    launch = _launch(request, await body(request))
     opened = parse_start(launch.start_param)
-    if opened is None:
-        raise web.HTTPNotFound(
-            text=json.dumps({"error": "no table"}), content_type="application/json"
-        )
+    if opened is None or opened[0].platform != "telegram":
+        refuse(request, web.HTTPNotFound, N_("There is no table here. Open one with /fc new."))
     channel, game_id = opened
     path = "/t/" + "/".join(
         quote(x, safe="") for x in (channel.platform, channel.channel_id, game_id)
     )
-    token = None
-    if service.settings.web_secret is not None:
-        token = _seat_token(service, channel, game_id, launch.user_id)
-    return web.json_response({"path": path, "token": token})
+    return web.json_response(
+        {"path": path, "token": await _opened(request, channel, game_id, launch.user_id)}
+    )

@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -41,11 +42,14 @@ from typing import TypeVar
 
 from aiohttp import web
 
+from ..i18n import N_
 from ..service import GameService, Watched
 from ..store import StoreUnavailable
 from . import standings
-from .common import HUB, LIMITS, SERVICE, language, table_of
+from .capacity import Streams, capped, connection_limit, raise_descriptor_limit
+from .common import HUB, LAUNCHES, LIMITS, SERVICE, STREAMS, client, language, refuse, table_of
 from .errors import WebPortError
+from .guarded import SECURITY, SERVER, Guarded
 from .hub import Hub
 from .limits import Limits
 from .page import missing_page, table_page
@@ -64,35 +68,63 @@ from .seats import (
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-SECURITY = {
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
-    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-    "frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-}
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 PING = 20.0  # seconds between keep-alive comments on a quiet stream
 RECHECK = 60.0  # a quiet stream reads its table anyway, in case a change went unheard
 PER_TOKEN = (10.0, 30.0)  # a player's requests a second, and at once
 PER_ADDRESS = (20.0, 60.0)  # a house of players behind one address
+# Launches of the Activity, each traded at Discord: an address's, and the whole process's.
+LAUNCHES_PER_ADDRESS = (0.5, 10.0)
+LAUNCHES_IN_ALL = (10.0, 30.0)
+BUSY = N_("The table's page is busy: it follows the table again in a moment.")
+TOO_MANY_PAGES = N_("Too many pages open from here: close some, then try again.")
 
 
-# Inside Discord the page is an Activity: framed by Discord's client, through its proxy.
-ACTIVITY_FRAMERS = (
-    "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
-)
+PART = re.compile(r"[^:\s/]{1,200}")  # a name in a path, as the store's keys allow it
+WRITE_PATIENCE = 30.0  # seconds a stream's write may wait on its reader before it is dropped
+IDLE = 3600.0  # seconds a stream follows a table that does not change, then it rests
+HEADERS_WITHIN = 15.0  # seconds a connection has to send a whole request, or is closed
+
+
+def _framers(client_id: str) -> str:
+    """Inside Discord the page is an Activity: framed by Discord's client, through the proxy
+    of the bot's own application (`https://<client id>.discordsays.com`) and no other's."""
+    return (
+        "frame-ancestors 'self' https://discord.com https://*.discord.com "
+        f"https://{client_id}.discordsays.com"
+    )
 
 
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
     """Every response, pages, errors, files and streams alike, before its headers go."""
     for name, value in SECURITY.items():
         response.headers.setdefault(name, value)
-    if request.app[SERVICE].settings.discord_activity:
+    response.headers["Server"] = SERVER
+    settings = request.app[SERVICE].settings
+    if settings.discord_activity and settings.discord_client_id is not None:
         policy = response.headers["Content-Security-Policy"]
         response.headers["Content-Security-Policy"] = policy.replace(
-            "frame-ancestors 'none'", ACTIVITY_FRAMERS
+            "frame-ancestors 'none'", _framers(settings.discord_client_id)
         )
+
+
+@web.middleware
+async def _checked(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Names in a path no table, game or player can have are a 404 before any handler
+    reads them; a handler's failure is a bare 500, said once in the log."""
+    info = request.match_info
+    if any(not PART.fullmatch(value) for key, value in info.items() if key != "filename"):
+        lang = language(request, request.app[SERVICE].ctx.default_language)
+        raise web.HTTPNotFound(text=missing_page(lang), content_type="text/html")
+    try:
+        return await handler(request)
+    except web.HTTPException:
+        raise
+    except (ConnectionResetError, asyncio.CancelledError):
+        raise
+    except Exception as error:
+        log.error("%s %r failed: %s", request.method, request.path[:200], type(error).__name__)
+        raise web.HTTPInternalServerError() from None
 
 
 def _state(watched: Watched, path: str) -> dict[str, object]:
@@ -195,15 +227,31 @@ async def board_svg(request: web.Request) -> web.Response:
 async def events(request: web.Request) -> web.StreamResponse:
     """The table's state now, then again after each change, until it ends, the page goes or
     the server stops; EventSource connects again by itself after a drop, and is sent the
-    state at once."""
+    state at once. Each stream holds a file descriptor while open, so a process keeps at most
+    `WEB_MAX_STREAMS`, an address `WEB_MAX_STREAMS_PER_ADDRESS`: past them a page is told to
+    come back later (503, 429) rather than let the descriptors run out under a move."""
     watched, path = await _watched(request)
+    streams, settings = request.app[STREAMS], request.app[SERVICE].settings
+    who = client(request)
+    if streams.total >= settings.web_max_streams:
+        refuse(request, web.HTTPServiceUnavailable, BUSY, headers={"Retry-After": "30"})
+    if streams.by_address[who] >= settings.web_max_streams_per_address:
+        refuse(request, web.HTTPTooManyRequests, TOO_MANY_PAGES, headers={"Retry-After": "30"})
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
     )
-    await response.prepare(request)
-    with contextlib.suppress(ConnectionResetError):  # the page went away
-        await _follow(request, response, watched, path)
+    with streams.opened(who):
+        await response.prepare(request)
+        with contextlib.suppress(ConnectionResetError, TimeoutError):  # the page went away
+            await _follow(request, response, watched, path)
     return response
+
+
+async def _write(response: web.StreamResponse, data: bytes) -> None:
+    """A write to a stream, given up on (TimeoutError) if its reader takes no more: a page
+    whose device vanished without closing holds no descriptor for long."""
+    async with asyncio.timeout(WRITE_PATIENCE):
+        await response.write(data)
 
 
 async def _follow(
@@ -211,14 +259,15 @@ async def _follow(
 ) -> None:
     channel, game_id, _ = table_of(request)
     service, hub = request.app[SERVICE], request.app[HUB]
-    await response.write(b"retry: 1000\n\n")
+    await _write(response, b"retry: 1000\n\n")
     shown = -1
+    quiet = 0.0  # seconds since the table last changed
     with hub.follow(channel) as changed:
         while not hub.closing:
             if watched.version != shown:
-                shown = watched.version
+                shown, quiet = watched.version, 0.0
                 data = json.dumps(_state(watched, path), ensure_ascii=False)
-                await response.write(f"id: {shown}\nevent: state\ndata: {data}\n\n".encode())
+                await _write(response, f"id: {shown}\nevent: state\ndata: {data}\n\n".encode())
             if watched.over:
                 return
             waited = 0.0
@@ -228,7 +277,11 @@ async def _follow(
                         await changed.wait()
                 except TimeoutError:
                     waited += PING
-                    await response.write(b": ping\n\n")
+                    await _write(response, b": ping\n\n")
+            quiet += waited
+            if quiet >= IDLE:  # the page rests; it follows again when it is looked at
+                await _write(response, b"event: idle\ndata: {}\n\n")
+                return
             changed.clear()
             if hub.closing:
                 return
@@ -241,17 +294,19 @@ async def _follow(
             except StoreUnavailable:
                 continue  # the page keeps what it shows; the next change or check tries again
             if again is None:
-                await response.write(b"event: gone\ndata: {}\n\n")
+                await _write(response, b"event: gone\ndata: {}\n\n")
                 return
             watched = again
 
 
 def app(service: GameService, hub: Hub) -> web.Application:
-    made = web.Application()
+    made = web.Application(middlewares=[_checked])
     made.on_response_prepare.append(_secure)
     made[SERVICE] = service
     made[HUB] = hub
     made[LIMITS] = (Limits(*PER_TOKEN), Limits(*PER_ADDRESS))
+    made[LAUNCHES] = (Limits(*LAUNCHES_PER_ADDRESS), Limits(*LAUNCHES_IN_ALL))
+    made[STREAMS] = Streams()
     table = "/t/{platform}/{channel}/{game}"
     made.router.add_get(table, page)
     made.router.add_get(table + "/state", state)
@@ -283,13 +338,28 @@ def app(service: GameService, hub: Hub) -> web.Application:
 
 async def serve(service: GameService, host: str, port: int) -> Callable[[], Awaitable[None]]:
     """Start the pages' server and its hub; returns what stops them. A port in use is said
-    in one line (`WebPortError`), not a traceback."""
+    in one line (`WebPortError`), not a traceback. A connection has `HEADERS_WITHIN` seconds
+    to send a request, and past `capacity.connection_limit` open ones a new one is refused."""
     hub = Hub(service.changes)
     runner = web.AppRunner(app(service, hub), access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    server = runner.server
+    assert server is not None
+    loop = asyncio.get_running_loop()
+
+    def handler() -> Guarded:
+        # access_log None: no line a request, as AppRunner's own handlers are made with it.
+        return Guarded(
+            server,
+            loop=loop,
+            access_log=None,  # type: ignore[arg-type]
+            keepalive_timeout=HEADERS_WITHIN,
+        )
+
+    limit = connection_limit(raise_descriptor_limit())
+    factory = capped(handler, lambda: len(server.connections), limit)
     try:
-        await site.start()
+        listening = await loop.create_server(factory, host, port)
     except OSError as error:
         await runner.cleanup()
         raise WebPortError(
@@ -301,6 +371,7 @@ async def serve(service: GameService, host: str, port: int) -> Callable[[], Awai
 
     async def stop() -> None:
         await hub.stop()
+        listening.close()
         await runner.cleanup()
 
     return stop

@@ -13,15 +13,14 @@ from aiohttp import web
 from ..i18n import tr
 from ..replies import Reply
 from ..store import StoreUnavailable
-from .common import LIMITS, SERVICE, language
-from .limits import address
+from .common import LIMITS, SERVICE, client, language
 from .page import missing_page, standing_page
 
 
 def _lang(request: web.Request) -> str:
     lang = language(request, request.app[SERVICE].ctx.default_language)
     _, per_address = request.app[LIMITS]
-    if not per_address.allow(address(request), time.monotonic()):
+    if not per_address.allow(client(request), time.monotonic()):
         raise web.HTTPTooManyRequests(text=tr(lang, "Too many requests at once: wait a moment."))
     return lang
 

@@ -52,10 +52,28 @@ function listen(seat) {
     events.close();
     window.location.reload(); // the server says what became of the table
   });
-  events.addEventListener("error", () => {
-    // EventSource connects again by itself; say so while it does.
-    if (events.readyState !== EventSource.CLOSED) connection.hidden = false;
+  events.addEventListener("idle", () => {
+    // The table was quiet for long: the stream rests until the page is looked at again.
+    events.close();
+    again(seat, 0);
   });
+  events.addEventListener("error", () => {
+    // EventSource connects again by itself after a drop; a refusal (a busy server) closes
+    // it, and the page tries again a little later.
+    connection.hidden = false;
+    if (events.readyState === EventSource.CLOSED) again(seat, 10000);
+  });
+}
+
+// Follow the table again: after `delay` ms, once the page is in sight.
+function again(seat, delay) {
+  setTimeout(() => {
+    if (document.visibilityState === "visible") {
+      listen(seat);
+      return;
+    }
+    document.addEventListener("visibilitychange", () => listen(seat), { once: true });
+  }, delay);
 }
 
 // A personal link carries the player's token in its fragment, which no server ever sees;
