@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import secrets
 import signal
 import sys
 from collections.abc import Coroutine
@@ -20,6 +19,7 @@ from . import heap
 from . import loop as event_loop
 from .compat import fix_wait_for
 from .config import Settings
+from .console_secret import console_secret
 from .load.cli import add_load, add_worker, run_load, run_worker
 from .logs import install as install_logging
 from .ops import Health
@@ -53,8 +53,9 @@ async def serve(settings: Settings) -> None:
             update={"web_url": f"http://{settings.web_host}:{settings.web_port}"}
         )
     if console and settings.web_secret is None:
-        # Its players' personal links work for this run (a new secret ends them).
-        settings = settings.model_copy(update={"web_secret": SecretStr(secrets.token_hex(32))})
+        # Its players' personal links live as long as its data (`console_secret`).
+        made = console_secret(settings.data_dir)
+        settings = settings.model_copy(update={"web_secret": SecretStr(made)})
     if settings.web_url is not None and settings.web_secret is None:
         log.warning("WEB_SECRET is not set: the pages are spectators' only, no personal links")
     with redis_url_for(url, settings.data_dir) as redis_url:
