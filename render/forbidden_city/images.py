@@ -76,11 +76,19 @@ class Plan:
         return self.layout.top + self.layout.height - self.layout.band + MARGIN + below
 
 
-def _status(seen: SeatView, names: Names, tr: Translate) -> str:
+def _heading(seen: SeatView, view: View) -> SeatView:
+    """The view the header tells: a preview's is its mover's, whose move is not played yet
+    (the view after it names the next player to play)."""
+    if view != "preview" or not seen.moves:
+        return seen
+    return seen.model_copy(update={"to_play": last_mover(seen)})
+
+
+def _status(seen: SeatView, names: Names, tr: Translate, view: View) -> str:
     if seen.over:
         winners = ", ".join(name_of(names, c, tr) for c in seen.winners)
         return tr(t.STATUS_OVER).format(winners=winners)
-    if seen.to_play is None:  # the preview of the last move: that move is still to play
+    if seen.to_play is None or view == "preview":  # the previewed move is still to play
         return tr(t.STATUS_MOVE).format(n=len(seen.moves), who=name_of(names, last_mover(seen), tr))
     who = name_of(names, seen.to_play, tr)
     return tr(t.STATUS_MOVE).format(n=len(seen.moves) + 1, who=who)
@@ -171,12 +179,12 @@ def _compose(
 ) -> Image.Image:
     """The picture, on a canvas of the fixed palette (P) as it is encoded, or in RGB."""
     p = plan(seen, names, view, tr, shown=shown, lines=lines)
-    status = _status(seen, names, tr)
+    status = _status(seen, names, tr, view)
     if indexed:
         canvas = paint.canvas((p.width, p.height), pal.TABLE, pal.palette_image())
     else:
         canvas = Image.new("RGB", (p.width, p.height), pal.TABLE)
-    draw_header(canvas, seen, names, status, p.caption, tr)
+    draw_header(canvas, _heading(seen, view), names, status, p.caption, tr)
     draw_board(
         canvas,
         seen,
