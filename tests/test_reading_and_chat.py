@@ -23,7 +23,7 @@ from tests.test_service import CHANNEL, Clock, current_user, is_png, settings, t
 HERE = Channel.of("console", CHANNEL)
 FC_HELP_FIRST = "Forbidden City commands (type them after /fc):"
 VS_HELP_FIRST = "Commands of the sliding and bluffing game (type them after /fc):"
-VS_RULES_FIRST = "The sliding and bluffing game of Alex Randolph and Johann Rüttinger, in short:"
+VS_RULES_FIRST = "Die Verbotene Stadt (Alex Randolph and Johann Rüttinger), in short:"
 FC_RULES_FIRST = "Forbidden City (Reiner Knizia), in short:"
 
 
@@ -145,6 +145,18 @@ async def test_help_and_rules_of_a_game_named_whatever_the_table(service: GameSe
     assert named[-1].startswith("- When everyone has 2 tiles left the game ends")
     here = only_private(await service.command(who("ann"), "help")).split("\n")
     assert here[0] == VS_HELP_FIRST
+
+
+async def test_rules_after_a_game_speak_of_the_game_the_channel_played(
+    service: GameService,
+) -> None:
+    """Its final table is what `/fc board` shows there: `rules` speaks of that game, by name."""
+    await started_table(service, ["ann", "bob"], CHANNEL, "stadt")
+    assert (await service.command(who("ann"), "abort")).ok
+    rules = only_private(await service.command(who("bob"), "rules")).split("\n")
+    assert rules[0] == VS_RULES_FIRST
+    elsewhere = only_private(await service.command(who("bob", "room2"), "rules")).split("\n")
+    assert elsewhere[0] == FC_RULES_FIRST  # a chat that never played: the default game
 
 
 async def test_help_and_rules_fall_back_to_the_default_game_when_the_table_cannot_be_read(

@@ -167,12 +167,17 @@ async def _status(
 
 
 async def _here(ctx: Context, actor: Actor) -> GameInfo:
-    """The game of the table in the actor's channel, else the default one."""
+    """The game of the table in the actor's channel, else of the game it played last (its
+    final table is what `/fc board` shows there), else the default one."""
     if not actor.private:
-        with contextlib.suppress(StoreUnavailable, Refused):
-            loaded = await ctx.load(Channel.of(actor.platform, actor.channel_id))
+        channel = Channel.of(actor.platform, actor.channel_id)
+        with contextlib.suppress(StoreUnavailable, Refused, ValueError):
+            loaded = await ctx.load(channel)
             if loaded is not None:
                 return loaded.table.module
+            last = await ctx.store.last_archived(channel)
+            if last is not None:
+                return Table.model_validate_json(last.data).module
     return module(DEFAULT)
 
 

@@ -347,7 +347,7 @@ HELP = (
 )
 
 RULES = (
-    N_("The sliding and bluffing game of Alex Randolph and Johann Rüttinger, in short:"),
+    N_("Die Verbotene Stadt (Alex Randolph and Johann Rüttinger), in short:"),
     N_(
         "- Everyone secretly bribes one of the 25 officials. On your turn move any official: it "
         "slides until something stops it, and may turn at right angles as often as you like."
