@@ -1,7 +1,8 @@
 """Spans of time as people write them: "45 min", "5 h 20 min", "2 d 3 h", in each language,
 and a turn's time: when it started and how long it has left.
 
-Two units at most, the larger first: a turn that has waited two days is not read to the minute.
+Two units at most, the larger first: a turn that has waited two days is not read to the minute;
+a span under a minute (a time limit set that short) is read in seconds.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ def duration_text(seconds: float, lang: str) -> str:
         return tr(lang, "{h} h", h=hours)
     if minutes:
         return tr(lang, "{m} min", m=minutes)
+    if seconds > 0:  # a span that short is a limit set so (tests, a lively table): its seconds
+        return tr(lang, "{s} s", s=max(1, math.ceil(seconds)))
     return tr(lang, "less than a minute")
 
 

@@ -26,8 +26,10 @@ TO_PLAY = {"en": "{who} to play", "fr": "Au tour de {who}", "de": "{who} ist dra
         (86400, "en", "1 d"),
         (5 * 3600 + 20 * 60, "en", "5 h 20 min"),
         (3 * 3600, "en", "3 h"),
-        (20, "en", "less than a minute"),
+        (20, "en", "20 s"),  # "for more than 20 s", not "for more than less than a minute"
+        (0.4, "en", "1 s"),
         (-5, "en", "less than a minute"),
+        (30, "de", "30 Sek."),
         (45 * 60, "fr", "45 min"),
         (2 * 86400 + 3 * 3600, "fr", "2 j 3 h"),
         (5 * 3600 + 20 * 60, "fr", "5 h 20 min"),
@@ -38,7 +40,7 @@ TO_PLAY = {"en": "{who} to play", "fr": "Au tour de {who}", "de": "{who} ist dra
         (5 * 3600 + 20 * 60, "de", "5 Std. 20 Min."),
     ],
 )
-def test_duration_text(seconds: int, lang: str, expected: str) -> None:
+def test_duration_text(seconds: float, lang: str, expected: str) -> None:
     assert duration_text(seconds, lang) == expected
 
 

@@ -122,6 +122,7 @@ def test_messages_are_what_pybabel_extracts() -> None:
             team=1,
             a="",
             b="",
+            points="",
         )
 
 

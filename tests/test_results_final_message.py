@@ -36,7 +36,7 @@ def changes(result: Result) -> str:
 
 @pytest.mark.parametrize(
     ("lang", "said", "replay"),
-    [("en", "Ratings: {}.", "▶ Replay"), ("fr", "Classements : {}.", "▶ Revoir")],
+    [("en", "Ratings: {}.", "▶ Replay"), ("fr", "Cotes : {}.", "▶ Revoir")],
 )
 async def test_the_final_message_gives_each_seats_rating_change_and_the_replay(
     service: GameService, store: Store, lang: str, said: str, replay: str

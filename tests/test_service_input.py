@@ -43,6 +43,10 @@ def service(store: Store) -> GameService:
         ("play 1 ³", "rotation is 0, 1, 2 or 3"),
         ("play 1 1 1", "Too many words: “1”"),
         ("play 2,-1 0 please", "Too many words: “please”"),
+        # The first thing wrong is said: the spot, before its rotation.
+        ("play abc def", "“abc” is not a spot number"),
+        ("play 99 def", "There is no spot 99"),
+        ("play abc 1 2 3", "“abc” is not a spot number"),
     ],
 )
 async def test_odd_numbers_are_refused_and_change_nothing(

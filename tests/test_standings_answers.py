@@ -26,7 +26,7 @@ BACKENDS = ("single",)
 FC, VS = "forbidden_city", "verbotene_stadt"
 NOTE = "A rating is a cautious estimate of skill; the ± shrinks as more games are played."
 NOTE_FR = (
-    "Un classement est une estimation prudente du niveau ; le ± diminue à mesure que les "
+    "Une cote est une estimation prudente du niveau ; le ± diminue à mesure que les "
     "parties se jouent."
 )
 
@@ -278,14 +278,14 @@ async def test_stats_and_top_in_french(service: GameService, store: Store) -> No
     ann, bob = rating(fc["console:ann"]), rating(fc["console:bob"])
     vs = rating((await standing(store, VS, ["console:ann"]))["console:ann"])
     stats = (await service.command(member("ann"), "stats")).public[0]
-    heading = "Ann : classements"
+    heading = "Ann : cotes"
     assert stats.text == "\n".join(
         [
             heading,
-            f"Forbidden City : classement {ann.shown} (± {ann.uncertainty}), place "
+            f"Forbidden City : cote {ann.shown} (± {ann.uncertainty}), place "
             f"{place('console:ann', everyone)} sur 7 ; 3 parties, 2 victoires ; meilleur score 30. "
             "Adversaires les plus fréquents : Bob (2), Ordinateur (facile) (1), Cat (1).",
-            f"La Cité interdite : classement {vs.shown} (± {vs.uncertainty}), place 1 sur 2 ; "
+            f"La Cité interdite : cote {vs.shown} (± {vs.uncertainty}), place 1 sur 2 ; "
             "1 partie, 1 victoire ; meilleur score 12. Adversaires les plus fréquents : "
             "Dan (1).",
             NOTE_FR,
@@ -309,7 +309,7 @@ async def test_stats_and_top_in_french(service: GameService, store: Store) -> No
     assert stats.image == drawn
     bob_line = (await service.command(member("ann"), "stats <@bob>")).public[0].text
     assert bob_line.splitlines()[1] == (
-        f"Forbidden City : classement {bob.shown} (± {bob.uncertainty}), place "
+        f"Forbidden City : cote {bob.shown} (± {bob.uncertainty}), place "
         f"{place('console:bob', everyone)} sur 7 ; 2 parties, 0 victoire ; meilleur score 20. "
         "Adversaires les plus fréquents : Ann (2), Ordinateur (facile) (1)."
     )

@@ -255,8 +255,20 @@ def test_the_team_game_shows_partners_and_their_totals(monkeypatch: pytest.Monke
     texts = [text for text, _ in drawn.texts]
     for name in ("Ann · team 1", "Chloé · team 1", "Bob · team 2", "Dmitri · team 2"):
         assert name in texts
-    assert f"Team 1 (Ann & Chloé): {team1} pts" in texts
-    assert f"Team 2 (Bob & Dmitri): {team2} pts" in texts
+    for team, partners, total in ((1, "Ann & Chloé", team1), (2, "Bob & Dmitri", team2)):
+        said = "1 pt" if total == 1 else f"{total} pts"
+        assert f"Team {team} ({partners}): {said}" in texts
+
+
+def test_points_are_counted_in_words_one_point_and_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game(4, seed=4)
+    north, east, south, west = game.players
+    seen = game.view(None).model_copy(update={"points": {north: 1, east: 0, south: 2, west: 11}})
+    drawn = Drawn(monkeypatch)
+    table_image(seen, NAMES)
+    texts = [text for text, _ in drawn.texts]
+    assert "1 pt" in texts and "1 pts" not in texts
+    assert {"0 pts", "2 pts", "11 pts"} <= set(texts)
 
 
 def test_the_final_image_singles_out_the_winners_in_gold(monkeypatch: pytest.MonkeyPatch) -> None:

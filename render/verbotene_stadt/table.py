@@ -28,7 +28,7 @@ from engine.verbotene_stadt.view import SeatView
 from .. import paint, png
 from ..fonts import stamp, stamp_box
 from ..memo import ImageCache, image_bytes
-from ..texts import Translate, translator
+from ..texts import Translate, count, translator
 from . import palette as pal
 from . import texts as t
 from .panel import (
@@ -464,7 +464,8 @@ def _players(
         if view.teams:
             name = tr(t.TEAM_MEMBER).format(name=name, team=_team_of(view, seat))
         stamp(image, (x, y), name, 15, pal.OPEN if won else pal.TEXT, bold=True)
-        stamp(image, (right, y), tr(t.POINTS).format(n=points), 14, pal.TEXT, anchor="ra")
+        shown = count(points, t.POINT, t.POINTS, tr)
+        stamp(image, (right, y), shown, 14, pal.TEXT, anchor="ra")
         for card, (cx, cy, _, _) in plan.cards[seat]:
             _draw_card(image, (cx, cy), card, tr)
         if not plan.cards[seat]:
@@ -481,7 +482,7 @@ def _team_totals(
             team=team,
             a=_name(names, first),
             b=_name(names, partner),
-            n=view.scores.get(first, 0),
+            points=count(view.scores.get(first, 0), t.POINT, t.POINTS, tr),
         )
         won = view.over and first in view.winners
         stamp(image, (x, y), line, 14, pal.OPEN if won else pal.TEXT, bold=True)

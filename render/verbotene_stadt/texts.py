@@ -24,7 +24,8 @@ DICE: Final = N_("Dice")
 DIE_NAME: Final = {"small": N_("small"), "medium": N_("medium"), "large": N_("large")}
 # NOTE: heading of the exile terrace; {n} is how many officials are on it, of 15.
 EXILE: Final = N_("Exile terrace {n}/15")
-# NOTE: a player's points, right-aligned.
+# NOTE: a player's points, right-aligned: one point, then any other number.
+POINT: Final = N_("1 pt")
 POINTS: Final = N_("{n} pts")
 # NOTE: shown where a player's cards would be.
 NO_CARDS: Final = N_("no cards yet")
@@ -32,8 +33,9 @@ NO_CARDS: Final = N_("no cards yet")
 YOUR_BRIBE: Final = N_("Your bribe:")
 # NOTE: a player's name in the team game; {team} is 1 or 2 (partners share a number).
 TEAM_MEMBER: Final = N_("{name} · team {team}")
-# NOTE: the team game's score line; {a} and {b} are the partners' names, {n} their points together.
-TEAM_TOTAL: Final = N_("Team {team} ({a} & {b}): {n} pts")
+# NOTE: the team game's score line; {a} and {b} are the partners' names, {points} their
+# points together ("1 pt", "{n} pts").
+TEAM_TOTAL: Final = N_("Team {team} ({a} & {b}): {points}")
 # NOTE: legend beside a roof square: officials never stand or pass there.
 LEGEND_ROOF: Final = N_("Roof: no official goes here")
 # NOTE: legend beside a yellow and a grey square.
@@ -49,6 +51,7 @@ MESSAGES: Final[tuple[str, ...]] = (
     DICE,
     *DIE_NAME.values(),
     EXILE,
+    POINT,
     POINTS,
     NO_CARDS,
     YOUR_BRIBE,

@@ -50,13 +50,14 @@ def target(game: Game, args: list[str], lang: str) -> Place:
             tr(lang, "Say where: /fc play <spot> <rotation>, or /fc play <x>,<y> <rotation>.")
         )
     words = " ".join(args).replace("@", " @").split()
-    rotation = _rotation_word([w.lstrip("@") for w in words[1:]], lang)
     spots = render.spots(game.view(game.current))
+    # What is wrong is said in the order it was written: the spot first, then its rotation.
     x, y = _cell(words[0], spots, lang)
     if (x, y) in game.board.cells:
         raise Refused(tr(lang, "The cell {x},{y} is already taken.", x=x, y=y))
     if (x, y) not in game.board.frontier():
         raise Refused(tr(lang, "A tile must touch another tile: {x},{y} touches none.", x=x, y=y))
+    rotation = _rotation_word([w.lstrip("@") for w in words[1:]], lang)
     fits = next((s.rotations for s in spots if (s.x, s.y) == (x, y)), ())
     hand = Tile.parse(game.hand(game.turn) or "")
     return Place(x, y, _fitting(x, y, rotation, fits, hand, lang))
