@@ -9,7 +9,9 @@ STAMP  := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml constraints.txt
 	python3 tools/mkvenv.py $(VENV)
 	$(PY) -m pip install -q -c constraints.txt --upgrade pip
-	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
+	@# setuptools tells of every editable install in a framed warning, which a newcomer's first
+	@# screen would show as if something failed: it says nothing wrong here.
+	PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install -q -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 run: $(STAMP)
