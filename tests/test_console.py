@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from bot.config import Settings
 from bot.console import Console, run
@@ -13,6 +18,7 @@ from bot.service import results as kept
 from bot.store import Channel, Store
 from tests.conftest import fixed_seeds
 from tests.late_table import advance
+from tests.procs import ROOT
 from tests.tables import load_game
 from tests.test_results_details import keep_result, made_result, person
 
@@ -127,17 +133,45 @@ async def test_an_export_is_written_under_the_name_its_message_gives(
     console = Console(service, tmp_path)
     said = await console.handle_line(f"ann export {result.short}")
     named = re.search(r"replay (\S+\.json)", said[0])
-    assert named and (tmp_path / named[1]).is_file()
-    assert said[1] == f"[#table] (file: {tmp_path / named[1]})"
+    assert named and Path(named[1]).is_file()  # outside the working folder: its whole path
+    assert said[1] == f"[#table] (file: {named[1]})"
     assert json.loads((tmp_path / named[1]).read_text()) == result.record
     again = await console.handle_line(f"bob export {result.short}")  # the same record again
     assert again[1] == said[1] and len(list(tmp_path.iterdir())) == 1
-    (tmp_path / named[1]).write_text("someone else's notes")
+    Path(named[1]).write_text("someone else's notes")
     taken = await console.handle_line(f"ann export {result.short}")
     written = Path(taken[1].removeprefix("[#table] (file: ").removesuffix(")"))
-    assert written.parent == tmp_path and written.name != named[1]
+    assert written.parent == tmp_path and written != Path(named[1])
     assert json.loads(written.read_text()) == result.record
-    assert (tmp_path / named[1]).read_text() == "someone else's notes"
+    assert Path(named[1]).read_text() == "someone else's notes"
+
+
+async def test_the_replay_command_an_export_prints_works_as_printed(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typed from where the console runs (the project's folder, its data below it), the
+    command the message gives reads the file the console wrote."""
+    config = Settings(_env_file=None)  # type: ignore[call-arg]
+    service = GameService(store, config, seeds=fixed_seeds())
+    result = made_result(7, [person("ann", 1, 30), person("bob", 2, 20)], channel="table")
+    await keep_result(store, result)
+    await kept.apply(service.ctx, result)
+    monkeypatch.chdir(tmp_path)
+    console = Console(service, Path("data") / "images")
+    said = await console.handle_line(f"ann export {result.short}")
+    command = re.search(r"(python -m \S+ replay \S+)", said[0])
+    assert command is not None and " data/images/" in command[1]
+    printed = command[1].split()[-1]
+    assert json.loads((tmp_path / printed).read_text()) == result.record
+    ran = subprocess.run(  # this record is made up: the engine reads it, then refuses it
+        [sys.executable, *command[1].split()[1:]],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "cannot read" not in ran.stderr and "not a game record" in ran.stderr
 
 
 async def test_a_user_is_mentioned_with_at_and_their_name(store: Store, tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ printed lines and files (PNG pictures, GIF replays, JSON records).
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 from collections.abc import Awaitable, Callable
@@ -105,7 +106,11 @@ class Console:
                 if message.image_name.lower().endswith(".png"):
                     lines.append(f"{where} (image: {self._save(message)})")
                 else:
-                    lines.append(f"{where} (file: {self._save_file(message)})")
+                    written = self._save_file(message)
+                    # A command the message gives names the file: as the path that works from
+                    # where the console runs (`python -m engine... replay data/images/x.json`).
+                    lines[0] = lines[0].replace(f" {message.image_name}", f" {_here(written)}")
+                    lines.append(f"{where} (file: {written})")
             except OSError as error:
                 lines.append(f"{where} (not written: {error.strerror or error})")
         buttons = message.choices + [b for row in message.buttons for b in row]  # as read
@@ -211,3 +216,9 @@ async def run(
     finally:
         ticker.cancel()
     sys.stdout.flush()
+
+
+def _here(path: str) -> str:
+    """`path` as typed from the console's working folder (relative when it is below it)."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
