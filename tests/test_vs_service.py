@@ -180,9 +180,35 @@ async def test_the_preview_shows_the_path_privately_and_plays_nothing(
     west = await press(service, chat, north, chat.button(north, "vo", "RR").data)
     entering = await press(service, chat, north, west.private[0].buttons[0][-1].data)
     assert "enters pavilion 1 (red)" in entering.private[0].text
-    assert [b.label for b in entering.private[0].buttons[0]] == ["Confirm", "Start again"]
+    last_row = [b.label for b in entering.private[0].buttons[0]]
+    assert last_row == ["Confirm", "Start again", "Another official"]
     done = await press(service, chat, north, chat.button(north, "vm", pack("RR", ("W",))).data)
     assert "into the open pavilion" in done.public[0].text
+
+
+async def test_second_thoughts_lead_back_to_the_officials_from_the_first_step(
+    service: GameService, store: Store
+) -> None:
+    chat = Chat()
+    await open_stadt(service, chat, ["ann", "bob"])
+    await store_position(store, position(2, ["RR", "KK"], seed=5))
+    north = await user_of(store, "north")
+    await prompt_all(service, chat, ["ann", "bob"])
+    before = await snapshot(store)
+    picked = await press(service, chat, north, chat.button(north, "vo", "RR").data)
+    [back] = picked.private[0].buttons[-1]  # before any slide: another official
+    assert back.label == "Another official"
+    again = await press(service, chat, north, back.data)
+    [menu] = again.private
+    assert menu.choices_placeholder == "Choose an official to move"
+    officials = [c.data.rsplit(":", 1)[1] for c in menu.choices]
+    assert "RR" in officials and len(officials) > 1
+    other = next(c for c in menu.choices if not c.data.endswith(":RR"))
+    chosen = await press(service, chat, north, other.data)
+    assert "Choose its first slide." in chosen.private[0].text
+    step = await press(service, chat, north, chosen.private[0].buttons[0][0].data)
+    assert "Another official" in [b.label for row in step.private[0].buttons for b in row]
+    assert await snapshot(store) == before  # second thoughts play nothing
 
 
 async def test_stale_and_forged_presses_change_nothing(service: GameService, store: Store) -> None:

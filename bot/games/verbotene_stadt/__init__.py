@@ -155,6 +155,8 @@ class VerboteneStadt:
             return choices.fitting(Take(int(found[1]), found[2]), waited, lang)
         if waited != "move":
             raise invalid
+        if kind == "vw":  # back to the officials: the turn's own prompt, again
+            return Reply(private=[self.prompt(at, game, seat, False)])
         if kind == "vo":
             if not _OFFICIAL.match(payload) or payload not in movable(game, seat):
                 raise invalid

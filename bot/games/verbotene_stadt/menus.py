@@ -7,6 +7,7 @@ the others choose. Kinds (none shared with the tile game or the lobby):
 
     vb  bribe an official (payload its code) or keep one's bribe (payload `keep`)
     vo  the official to move: shows the first slides
+    vw  back to the officials to move, from any step before Confirm (payload `0`)
     vs  one more slide: a private preview and the slides that may follow (payload: the path,
         `paths.pack`)
     vm  play the move previewed (same payload)
@@ -25,7 +26,7 @@ from .. import At
 from . import words
 from .paths import Path, first_slides, movable, next_slides, pack
 
-KINDS = frozenset({"vb", "vo", "vs", "vm", "va", "vt"})
+KINDS = frozenset({"vb", "vo", "vw", "vs", "vm", "va", "vt"})
 
 
 def round_start(game: Game) -> int:
@@ -110,7 +111,12 @@ def first_slide_message(at: At, game: Game, official: str) -> Message:
         x=x,
         y=y,
     )
-    return Message(text, buttons=[_slide_row(at, official, (), directions)])
+    return Message(text, buttons=[_slide_row(at, official, (), directions), [_other(at)]])
+
+
+def _other(at: At) -> Button:
+    """Second thoughts: back to every official that may move, before anything is played."""
+    return Button(tr(at.lang, "Another official"), _data(at, "vw", at.count, "0"))
 
 
 def preview_message(at: At, game: Game, seat: str, path: Path, image: bytes) -> Message:
@@ -141,6 +147,7 @@ def preview_message(at: At, game: Game, seat: str, path: Path, image: bytes) -> 
     if not path.home:
         last.append(Button(tr(lang, "Confirm"), _data(at, "vm", at.count, payload), "success"))
     last.append(Button(tr(lang, "Start again"), _data(at, "vo", at.count, path.official)))
+    last.append(_other(at))
     rows.append(last)
     return Message(text, image=image, image_name="preview.png", buttons=rows)
 
