@@ -13,6 +13,7 @@ from bot.results import Result, ResultSeat
 from bot.service import GameService
 from bot.service import results as kept
 from bot.store import Store
+from engine.ratings import Rating
 from tests.conftest import fixed_seeds
 from tests.test_results import member, near_the_end, only_result, result_of
 from tests.test_saved_moves import play_first_spot
@@ -66,9 +67,16 @@ def test_a_level_seated_twice_is_rated_from_its_best_placed_seat_whatever_the_se
     assert level.player.best == 20 and level.player.games == 1 and level.player.wins == 0
     after = {change.seat: change.after for change in told}
     assert (level.player.mu, level.player.sigma) == (after["B"].mu, after["B"].sigma)
-    assert after["B"].mu > after["C"].mu  # the other seat played, lower, and changed nothing
+    assert "C" not in after  # the other seat played from the level's rating, and moved none
     same, _ = kept.updates(level_twice(better, worse), {})
     assert same == made
+    # What the final message tells is what is kept: the level once, by the name the boards
+    # give it, with the rating it now has.
+    names = {"A": "Ann", "B": "Computer (easy) 2", "C": "Computer (easy)"}
+    said = kept.change_lines(told, names, "en").split(", ")
+    assert [part.split(" 1")[0] for part in said] == ["Ann", "Computer (easy)"]
+    kept_now = Rating(level.player.mu, level.player.sigma).shown
+    assert said[1] == f"Computer (easy) 1000 → {kept_now} ({kept_now - 1000:+d})"
 
 
 async def test_the_final_messages_winner_is_mentioned_by_name(

@@ -24,6 +24,7 @@ from ..store import Channel, Player, StoreUnavailable, Update
 from ..table import Table
 from .context import Context, Loaded, user_names
 from .schedule import DEADLINE_KINDS
+from .standings import player_name
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -37,11 +38,13 @@ SWEEP_EVERY = 60.0  # seconds between looks for results left unrated
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """A seat's rating before and after a game."""
+    """A rated player's rating before and after a game: a person's seat, or a computer
+    level's (`key` says which: `ai:<level>` for a level, whichever seats it held)."""
 
     seat: str
     before: Rating
     after: Rating
+    key: str = ""
 
 
 def build(
@@ -132,8 +135,10 @@ def updates(result: Result, standing: Mapping[str, Player]) -> tuple[list[Update
     changes: list[Change] = []
     for seat in result.seats:
         key = keys[seat.seat]
-        changes.append(Change(seat.seat, ratings[key], new[key]))
-        if "#" in key or key.startswith("anon:"):  # rated for this game only
+        if "#" in key:  # a level's other seat: it played from the level's rating, kept none
+            continue
+        changes.append(Change(seat.seat, ratings[key], new[key], key))
+        if key.startswith("anon:"):  # rated for this game only
             continue
         prior = standing.get(key)
         after = new[key]
@@ -252,7 +257,7 @@ async def ended(
     buttons: list[list[Button]] = []
     if concluded.result is not None:
         if concluded.changes:
-            changes = change_lines(concluded.changes, at.names)
+            changes = change_lines(concluded.changes, at.names, at.lang)
             lines.append(tr(at.lang, "Ratings: {changes}.", changes=changes))
         data = f"fc:rp:{loaded.channel.channel_id}:0:{concluded.result.short}"
         buttons = [[Button(tr(at.lang, "▶ Replay"), data, "secondary")]]
@@ -265,12 +270,14 @@ async def ended(
     return Reply(public=[message])
 
 
-def change_lines(changes: Sequence[Change], names: Mapping[str, str]) -> str:
-    """`Ann 1000 → 1042 (+42), Bob ...`: each seat's rating change, in seat order."""
+def change_lines(changes: Sequence[Change], names: Mapping[str, str], lang: str) -> str:
+    """`Ann 1000 → 1042 (+42), Computer (normal) ...`: each rated player's change, in seat
+    order, named as the boards name them: a computer level once, whichever of its seats
+    (the best placed) moved its one rating, so what is told is what is kept."""
     parts = []
     for change in changes:
         delta = change.after.shown - change.before.shown
-        parts.append(
-            f"{names[change.seat]} {change.before.shown} → {change.after.shown} ({delta:+d})"
-        )
+        name = player_name(change.key, None, lang) if change.key.startswith("ai:") else None
+        shown = name or names[change.seat]
+        parts.append(f"{shown} {change.before.shown} → {change.after.shown} ({delta:+d})")
     return ", ".join(parts)
