@@ -96,15 +96,19 @@ def python_bot(data_dir: Path, args: tuple[str, ...] = (), **extra: str) -> subp
 
 
 def ours(command: str) -> list[int]:
-    """Processes running `command` from this checkout (the machine may run others' too)."""
-    found = subprocess.run(["pgrep", "-f", command], capture_output=True, text=True)
+    """Processes running `command` from this checkout (the machine may run others' too), read
+    from /proc: a machine with only python3, make and git has no `pgrep` (Debian's slim
+    images come without procps)."""
     pids = []
-    for pid in (int(p) for p in found.stdout.split()):
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid() or gone(int(entry.name)):
+            continue
         try:
-            if Path(f"/proc/{pid}/cwd").resolve() == ROOT:
-                pids.append(pid)
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if command in line and (entry / "cwd").resolve() == ROOT:
+                pids.append(int(entry.name))
         except OSError:
-            continue  # gone meanwhile
+            continue  # gone meanwhile, or not ours to read
     return pids
 
 
