@@ -120,6 +120,9 @@ async def test_a_console_started_again_shows_the_table_and_whose_turn(
     assert prompts and any("press fc:sp:table:0:1" in line for line in prompts)
 
 
+NAMES = {"NNA": "Ann", "BOB": "Bob"}  # `person`'s seats, and the names they were given
+
+
 async def test_an_export_is_written_under_the_name_its_message_gives(
     store: Store, tmp_path: Path
 ) -> None:
@@ -135,14 +138,14 @@ async def test_an_export_is_written_under_the_name_its_message_gives(
     named = re.search(r"replay (\S+\.json)", said[0])
     assert named and Path(named[1]).is_file()  # outside the working folder: its whole path
     assert said[1] == f"[#table] (file: {named[1]})"
-    assert json.loads((tmp_path / named[1]).read_text()) == result.record
+    assert json.loads(Path(named[1]).read_text()) == {**result.record, "names": NAMES}
     again = await console.handle_line(f"bob export {result.short}")  # the same record again
     assert again[1] == said[1] and len(list(tmp_path.iterdir())) == 1
     Path(named[1]).write_text("someone else's notes")
     taken = await console.handle_line(f"ann export {result.short}")
     written = Path(taken[1].removeprefix("[#table] (file: ").removesuffix(")"))
     assert written.parent == tmp_path and written != Path(named[1])
-    assert json.loads(written.read_text()) == result.record
+    assert json.loads(written.read_text()) == {**result.record, "names": NAMES}
     assert Path(named[1]).read_text() == "someone else's notes"
 
 
@@ -162,7 +165,7 @@ async def test_the_replay_command_an_export_prints_works_as_printed(
     command = re.search(r"(python -m \S+ replay \S+)", said[0])
     assert command is not None and " data/images/" in command[1]
     printed = command[1].split()[-1]
-    assert json.loads((tmp_path / printed).read_text()) == result.record
+    assert json.loads((tmp_path / printed).read_text()) == {**result.record, "names": NAMES}
     ran = subprocess.run(  # this record is made up: the engine reads it, then refuses it
         [sys.executable, *command[1].split()[1:]],
         cwd=tmp_path,

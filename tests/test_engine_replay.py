@@ -429,3 +429,30 @@ def test_vs_cli_replay_reads_standard_input(vs_file: tuple[VsGame, Path]) -> Non
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == vs_replay.position_text(vs_after(game, 9)) + "\n"
+
+
+# ----------------------------------------------------------------- who sat where
+@pytest.mark.parametrize("engine", ["forbidden_city", "verbotene_stadt"])
+def test_an_export_says_who_sat_where_and_a_plain_record_has_no_names(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An exported game carries its players' names (a forgotten one's anonymous); the steps
+    name each mover after their seat, and the moves' own lines stay as the notation says."""
+    game: FcGame | VsGame = fc_game() if engine == "forbidden_city" else vs_game()
+    plain = json.loads(game.to_json())
+    assert "names" not in plain  # the game's own record: as it always was
+    first, second, *rest = game.players
+    sat = {first: "Ann", second: "(anonymous)", **{seat: f"P{n}" for n, seat in enumerate(rest)}}
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps({**plain, "names": sat}), encoding="utf-8")
+    main = fc_main if engine == "forbidden_city" else vs_main
+    assert main(["replay", str(path)]) == 0
+    headers = [b.split("\n", 1)[0] for b in capsys.readouterr().out.split("\n\n")]
+    assert headers[0][1:] == " step 0: the start"  # after the engine's comment mark
+    movers = [h.split(": ", 1)[1] for h in headers[1:]]
+    assert all(m.startswith(tuple(f"{s} ({sat[s]}) " for s in game.players)) for m in movers)
+    assert any(m.startswith(f"{first} (Ann) ") for m in movers)
+    assert any(m.startswith(f"{second} ((anonymous)) ") for m in movers)
+    assert main(["replay", str(path), "--moves"]) == 0
+    moves = capsys.readouterr().out.splitlines()
+    assert moves[0].split()[1] in game.players  # 'N SEAT MOVE': no names there

@@ -12,8 +12,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.results import ResultSeat
 from bot.service import GameService
+from bot.service import results as kept
 from bot.store import Store
+from engine.forbidden_city.replay import steps
 from tests.conftest import fixed_seeds
 from tests.test_results import finish, member, only_result
 from tests.test_results_details import keep_result, made_result, person
@@ -185,9 +188,28 @@ async def test_an_export_is_a_file_a_person_can_read(service: GameService, store
     [message] = (await service.command(member("cat"), f"export {result.short}")).public
     assert message.image is not None
     text = message.image.decode("utf-8")
-    assert json.loads(text) == result.record
+    # The engine's record, with who sat where, as the table named them.
+    assert json.loads(text) == {**result.record, "names": {s.seat: s.name for s in result.seats}}
+    assert sorted(json.loads(text)["names"].values()) == ["Ann", "Bob"]
+    *_, last = steps(text)  # the engine steps through the export to its end
+    assert last.number == len(result.record["moves"])  # type: ignore[arg-type]
     lines = text.splitlines()
     moves = result.record["moves"]
     assert isinstance(moves, list)
     assert len(lines) > len(moves)  # pretty-printed: a move a line, as an editor shows it
     assert f'"{moves[-1]}"' in [line.strip() for line in lines]
+
+
+async def test_an_export_names_a_computer_by_its_level_and_a_forgotten_player_anonymous(
+    service: GameService, store: Store
+) -> None:
+    computer = ResultSeat(seat="C", name="Computer (easy) 2", level="easy", score=5, place=2)
+    forgotten = ResultSeat(seat="F", name="", score=1, place=3)  # after forget me
+    result = made_result(3, [person("ann", 1, 9), computer, forgotten])
+    await keep_result(store, result)
+    await kept.apply(service.ctx, result)
+    reply = await service.command(member("ann"), f"export {result.short}")
+    [message] = reply.public or reply.private
+    assert message.image is not None, message.text
+    names = json.loads(message.image)["names"]
+    assert names == {"NNA": "Ann", "C": "Computer (easy)", "F": "(anonymous)"}

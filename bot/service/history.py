@@ -26,7 +26,7 @@ from ..replies import Message, Reply
 from ..results import SHORT, Result
 from ..store import Channel, parse_ref
 from .context import Context
-from .standings import shown_name, target
+from .standings import player_name, shown_name, target
 from .weblinks import replay_link
 
 G = TypeVar("G", bound=Playing)
@@ -139,7 +139,12 @@ async def export(ctx: Context, actor: Actor, args: list[str], lang: str) -> Repl
         raise Refused(tr(lang, "Write /fc export <id>, with an id from /fc history."))
     result = await find(ctx, actor, args[0], lang)
     name = f"{result.kind.replace('_', '-')}-{result.short}.json"
-    data = json.dumps(result.record, ensure_ascii=False, indent=1).encode()
+    # The record says who sat where, as the table named them (forgotten: anonymous).
+    sat = {
+        s.seat: player_name(result.player(s), None, lang) if s.level else shown_name(s.name, lang)
+        for s in result.seats
+    }
+    data = json.dumps({**result.record, "names": sat}, ensure_ascii=False, indent=1).encode()
     text = tr(
         lang,
         "{game}. Step through it with: python -m {engine} replay {file}",

@@ -4,6 +4,7 @@ definition for every engine: each gives its steps, its position writer and its c
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,7 +22,8 @@ def add_replay(sub: Any, *, comment: str, notation: str, move: str) -> None:
     p = sub.add_parser(
         "replay",
         help="an exported game (its JSON record), position by position",
-        description=f"Each step: '{comment} step N: SEAT {move.upper()}', then the position "
+        description=f"Each step: '{comment} step N: SEAT {move.upper()}' (the seat followed by "
+        "who sat there, in an exported game), then the position "
         f"after it as a position file ({notation}); step 0 is the start.",
     )
     p.add_argument("file", help="the game's JSON record (Game.to_json); - reads standard input")
@@ -56,6 +58,7 @@ def run_replay(
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
         return _error(f"{path}: cannot read: {reason}")
+    names = _names(text)
     blocks: list[str] = []
     last = 0
     try:  # every step, to the end, before printing: a record that does not replay prints nothing
@@ -65,7 +68,8 @@ def run_replay(
                 if step.number:
                     blocks.append(f"{step.number} {step.seat} {step.action}")
             elif at is None or step.number == at:
-                said = "the start" if step.seat is None else f"{step.seat} {step.action}"
+                seat = step.seat
+                said = "the start" if seat is None else f"{_seat(seat, names)} {step.action}"
                 header = [] if at is not None else [f"{comment} step {step.number}: {said}"]
                 blocks.append("\n".join([*header, position_text(step.game)]))
     except CorruptRecord as err:
@@ -74,6 +78,24 @@ def run_replay(
         return _error(f"--at {at}: the game has {move}s 0 to {last}")
     print(("\n" if args.moves else "\n\n").join(blocks))
     return 0
+
+
+def _names(text: str) -> dict[str, str]:
+    """Who sat where, if the record says (an exported game does): read for the headers only,
+    the steps check the record itself."""
+    try:
+        names = json.loads(text).get("names", {})
+    except (ValueError, AttributeError, RecursionError):
+        return {}
+    if not isinstance(names, dict):
+        return {}
+    return {str(k): str(v) for k, v in names.items() if isinstance(v, str)}
+
+
+def _seat(seat: str, names: dict[str, str]) -> str:
+    """`purple (Ann)`: the seat as the notation names it, then who sat there."""
+    name = names.get(seat, "")
+    return f"{seat} ({name})" if name else seat
 
 
 def _error(text: str) -> int:

@@ -33,6 +33,10 @@ class GameRecord(BaseModel):
     stacks: list[list[str]]
     moves: list[str] = Field(default_factory=list)
     coins: list[int]
+    # Who sat at each seat, as their table named them: in an exported game only, for whoever
+    # steps through it (`replay` says them); the game never reads it, and a record without
+    # names is written without the field.
+    names: dict[str, str] = Field(default_factory=dict, exclude_if=lambda names: not names)
 
 
 def check_deal(record: GameRecord) -> None:

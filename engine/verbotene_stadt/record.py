@@ -28,3 +28,7 @@ class GameRecord(BaseModel):
     actions: list[tuple[str, str]] = Field(default_factory=list)
     snapshot: dict[str, Any]
     rules: int = 1  # the edition of the rules (game.RULES); records made before it: 1
+    # Who sat at each seat, as their table named them: in an exported game only, for whoever
+    # steps through it (`replay` says them); the game never reads it, and a record without
+    # names is written without the field.
+    names: dict[str, str] = Field(default_factory=dict, exclude_if=lambda names: not names)
