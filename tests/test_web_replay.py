@@ -103,10 +103,15 @@ async def test_the_replay_page_follows_the_buttons_the_moves_and_the_keys(
         page = await browser.new_page(viewport={"width": 1280, "height": 800})
         await page.goto(address + path)
         main = page.locator("#replay")
+        # It opens on the deal, at its top (not scrolled down to the last move).
+        await expect(main).to_have_attribute("data-step", "0")
+        await expect(page.locator("#frame")).to_have_attribute("src", f"{path}/frame/0.png")
+        await expect(page.locator("#where")).to_have_text(f"0 / {moves}")
+        assert await page.evaluate("window.scrollY") == 0
+        await page.keyboard.press("End")
         await expect(main).to_have_attribute("data-step", str(moves))
         await page.keyboard.press("Home")
         await expect(main).to_have_attribute("data-step", "0")
-        await expect(page.locator("#frame")).to_have_attribute("src", f"{path}/frame/0.png")
         await page.keyboard.press("ArrowRight")
         await page.keyboard.press("ArrowRight")
         await expect(main).to_have_attribute("data-step", "2")

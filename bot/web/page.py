@@ -137,7 +137,8 @@ def activity_page(lang: str, client_id: str) -> str:
 
 def replay_page(replayed: Replayed, base: str) -> str:
     """A kept game to step through: its positions one at a time (buttons, a slider, the
-    arrow keys), its actions beside them, each a button that goes to the position after it."""
+    arrow keys), its actions beside them, each a button that goes to the position after it.
+    It opens on the deal, at its top, as a game is watched from its start."""
     lang = replayed.lang
     last = replayed.positions - 1
     words = {
@@ -165,13 +166,13 @@ def replay_page(replayed: Replayed, base: str) -> str:
 <div id="controls" role="group" aria-label="{w["slider"]}">
 <button type="button" id="first">« {w["first"]}</button>
 <button type="button" id="back">◀ {w["back"]}</button>
-<input type="range" id="slider" min="0" max="{last}" value="{last}" aria-label="{w["slider"]}">
+<input type="range" id="slider" min="0" max="{last}" value="0" aria-label="{w["slider"]}">
 <button type="button" id="next">{w["next"]} ▶</button>
 <button type="button" id="last">{w["last"]} »</button>
-<output id="where" for="slider">{last} / {last}</output>
+<output id="where" for="slider">0 / {last}</output>
 </div>
 <figure>
-<img id="frame" src="{escape(base)}/frame/{last}.png" alt="{w["alt"]}">
+<img id="frame" src="{escape(base)}/frame/0.png" alt="{w["alt"]}">
 </figure>
 <section aria-labelledby="moves">
 <h2 id="moves">{w["moves"]}</h2>

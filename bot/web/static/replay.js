@@ -7,9 +7,11 @@ const frame = document.getElementById("frame");
 const slider = document.getElementById("slider");
 const where = document.getElementById("where");
 const moves = [...document.querySelectorAll("#log button")];
-let step = last;
+let step = 0;
 
-function go(to) {
+// `follow`: keep the current move in sight in the list (not when the page opens: it opens at
+// its top, on the deal).
+function go(to, follow = true) {
   step = Math.max(0, Math.min(last, to));
   frame.src = `${main.dataset.base}/frame/${step}.png`;
   slider.value = String(step);
@@ -18,7 +20,7 @@ function go(to) {
   for (const move of moves) {
     if (Number(move.dataset.step) === step) {
       move.setAttribute("aria-current", "step");
-      move.scrollIntoView({ block: "nearest" });
+      if (follow) move.scrollIntoView({ block: "nearest" });
     } else {
       move.removeAttribute("aria-current");
     }
@@ -38,4 +40,4 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
   go(to);
 });
-go(last);
+go(0, false);
