@@ -102,3 +102,22 @@ async def test_forget_me_reaches_the_pages_at_once(service: GameService, site: S
         assert "Bob" not in after
         status, mine = await _page(http, address, "/p/console/bob")
         assert status == 200 and "No rated games yet" in mine
+
+
+async def test_the_boards_and_a_players_page_fit_a_phone(service: GameService, site: Site) -> None:
+    """At 390 CSS px nothing runs off the side: the board's picture fits the width (it was
+    912 px wide), and so do its lines."""
+    from tests.browser import chromium
+
+    await played(service)
+    address = await site(service)
+    async with chromium() as browser:
+        page = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=3)
+        for path in ("/top/forbidden_city/console/guild1", "/top/forbidden_city", "/p/console/ann"):
+            await page.goto(address + path)
+            await page.wait_for_function("document.getElementById('standing').complete")
+            fits = await page.evaluate(
+                "[document.documentElement.scrollWidth, document.documentElement.clientWidth,"
+                " document.getElementById('standing').getBoundingClientRect().right]"
+            )
+            assert fits[0] <= fits[1] and fits[2] <= 390, (path, fits)
