@@ -17,7 +17,8 @@ Threads are channels of their own (`open_thread`, or the bot's `POST /channels/{
 with their own messages. An archived thread refuses messages with 50083 until it is unarchived
 (`PATCH`), which a locked one refuses the bot (it has no Manage Threads); a deleted thread is an
 unknown channel (10003). Discord sends bots no thread events without the guilds intent, which
-this bot does without: it learns of them when it posts.
+this bot does without: it learns of them when it posts. `delete_thread` deletes one as a
+moderator does, and `manage_threads` False takes Manage Threads from the bot.
 """
 
 from __future__ import annotations
@@ -177,11 +178,13 @@ class FakeDiscord:
         self.unwritable: set[int] = set()  # channels where the bot may not post
         self.threads: dict[int, Thread] = {}
         self.no_threads: set[int] = set()  # channels where the bot may not open threads
+        self.manage_threads = True  # False: the bot may not delete threads (no Manage Threads)
         self.commands: list[Json] = []
         self.server: TestServer | None = None
         self.recommended_shards = 1  # what GET /gateway/bot advises
         self.shards: dict[int, web.WebSocketResponse] = {}  # shard id -> its open gateway
         self.identified: list[tuple[int, int]] = []  # every IDENTIFY's [shard_id, shard_count]
+        self.intents: dict[int, int] = {}  # shard id -> the intents its IDENTIFY asked for
         self.posting = asyncio.Event()  # cleared: channel posts wait (a slow or limited API)
         self.posting.set()
         self.sequence = itertools.count(2)
@@ -303,6 +306,7 @@ class FakeDiscord:
             elif message["op"] == 2:  # identify
                 shard, count = message["d"].get("shard", [0, 1])
                 self.identified.append((shard, count))
+                self.intents[shard] = int(message["d"].get("intents", 0))
                 self.shards[shard] = socket
                 await socket.send_json(self._ready(shard, count))
             elif message["op"] == 6:  # resume: not kept here, so start a new session
@@ -369,6 +373,22 @@ class FakeDiscord:
         self.threads[thread.id] = thread
         return thread
 
+    async def delete_thread(self, thread: Thread) -> None:
+        """A moderator deletes a thread: later requests to it are 404 Unknown Channel (10003),
+        and THREAD_DELETE goes to the shards that asked for the guilds intent (Discord sends
+        it no other bot, so this one, without intents, learns of it only when it posts)."""
+        thread.deleted = True
+        data = {
+            "id": str(thread.id),
+            "guild_id": str(self.guild_id),
+            "parent_id": str(thread.parent_id),
+            "type": 11,
+        }
+        for shard, socket in list(self.shards.items()):
+            if self.intents.get(shard, 0) & discord.Intents(guilds=True).value:
+                event = {"op": 0, "t": "THREAD_DELETE", "s": next(self.sequence), "d": data}
+                await socket.send_json(event)
+
     def thread_json(self, thread: Thread) -> Json:
         metadata = {
             "archived": thread.archived,
@@ -403,6 +423,8 @@ class FakeDiscord:
         if thread.deleted:
             return _error(404, 10003, "Unknown Channel")
         if method == "DELETE":
+            if not self.manage_threads:
+                return _error(403, 50013, "Missing Permissions")
             thread.deleted = True
             return _json(self.thread_json(thread))
         if method == "PATCH" and set(body) <= {"archived"}:

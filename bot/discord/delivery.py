@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.actor import Actor
+from bot.i18n import normalize, tr
 from bot.metrics import watch_queue
 from bot.replies import Button, Direct, Message, Reply
 
@@ -71,6 +72,16 @@ class Service(Protocol):
 
 class _Locked(Exception):
     """A thread a moderator locked: only moderators may open it again."""
+
+
+class _Gone(Exception):
+    """A post found its place deleted or locked, and its table is closed now: whatever else
+    the reply holds (a new tile, the next player's turn notice) is for a table nobody can play
+    at. `closed` is what closing it says, empty if it was closed already (or over)."""
+
+    def __init__(self, closed: Reply) -> None:
+        super().__init__("the place is gone")
+        self.closed = closed
 
 
 def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
@@ -173,7 +184,13 @@ class Delivery:
         is not the interaction's channel.
         """
         for message in reply.public:
-            if not await self.to_channel(channel_id, message):
+            try:
+                posted = await self._publish(channel_id, message)
+            except _Gone as gone:  # the user learns why, and nobody is asked to play there
+                for closed in gone.closed.public or [_place_closed(interaction)]:
+                    await self._ephemeral(interaction, closed)
+                return
+            if not posted:
                 await self._ephemeral(interaction, _cannot_post())
         for message in reply.private:
             await self._ephemeral(interaction, message)
@@ -194,20 +211,28 @@ class Delivery:
     # -------------------------------------------------------------- channels and DMs
     async def to_channel(self, channel_id: str, message: Message) -> bool:
         """Post in a channel or a thread; False if the bot may not (missing access or
-        permissions). A thread Discord archived while a turn waited is opened again; a
-        deleted channel or thread, or a locked one, closes its table (`_place_gone`)."""
+        permissions), or if the place is gone (its table is closed then, see `_publish`)."""
+        try:
+            return await self._publish(channel_id, message)
+        except _Gone:
+            return False
+
+    async def _publish(self, channel_id: str, message: Message) -> bool:
+        """`to_channel`, but a deleted channel or thread, or a locked one, raises `_Gone`
+        once its table is closed (`_place_gone`): not a permission the bot lacks, so the
+        caller drops the rest of the reply. A thread Discord archived while a turn waited is
+        opened again."""
         channel = self.client.get_partial_messageable(int(channel_id))
         try:
             await self._post(channel, message)
         except discord.NotFound as error:
             log.warning("cannot post in channel %s: %s", channel_id, error)
             if error.code == UNKNOWN_CHANNEL:
-                await self._place_gone(channel_id)
+                raise _Gone(await self._place_gone(channel_id)) from error
             return False
-        except _Locked:
+        except _Locked as error:
             log.warning("thread %s is locked: its table closes", channel_id)
-            await self._place_gone(channel_id)
-            return False
+            raise _Gone(await self._place_gone(channel_id)) from error
         except discord.Forbidden:
             log.warning("cannot post in channel %s", channel_id, exc_info=True)
             return False
@@ -228,13 +253,14 @@ class Delivery:
                     raise _Locked from error
                 await self._send(channel, list(_pieces(message))[index])  # files read anew
 
-    async def _place_gone(self, channel_id: str) -> None:
+    async def _place_gone(self, channel_id: str) -> Reply:
         """A channel or thread is gone or locked under its table: the table closes, and the
-        channel around a thread is told why."""
+        channel around a thread is told why. What closing it said."""
         closed = await self.service.place_closed(PLATFORM, channel_id)
         if closed.channel_id is not None and closed.channel_id != channel_id:
             for message in closed.public:
                 await self.to_channel(closed.channel_id, message)
+        return closed
 
     async def directs(self, channel_id: str, directs: list[Direct]) -> None:
         """DM each user; a turn notice that cannot be delivered is reported to the service."""
@@ -282,7 +308,10 @@ class Delivery:
     async def to_reply_channel(self, channel_id: str, reply: Reply) -> None:
         """A reply nobody asked for (deadlines): public to the channel, directs by DM."""
         for message in reply.public:
-            await self.to_channel(channel_id, message)
+            try:
+                await self._publish(channel_id, message)
+            except _Gone:  # its table is closed: nobody is asked to play there
+                return
         if reply.private:
             log.warning("private messages without an acting user dropped in %s", channel_id)
         await self.directs(channel_id, reply.direct)
@@ -293,6 +322,15 @@ def failure() -> Reply:
     # English only until the catalogues have this text (tests/test_i18n.py wants every
     # msgid translated); then wrap it in `tr` with the interaction's language.
     return Reply.error("Something went wrong on my side. Nothing was changed.")
+
+
+def _place_closed(interaction: discord.Interaction[Any]) -> Message:
+    """For the user whose move found its place gone when its table was closed already (by
+    another post, or by the end of its game)."""
+    lang = normalize(str(interaction.locale)) or "en"
+    return Message(
+        tr(lang, "That table's place was closed or deleted: nothing more is played there.")
+    )
 
 
 def _cannot_post() -> Message:

@@ -17,9 +17,10 @@ from typing import Any, Final, Protocol
 import discord
 
 from bot.actor import Actor
-from bot.games import DEFAULT, MODULES, GameInfo, module
+from bot.games import DEFAULT, MODULES, GameInfo, by_word, module
 from bot.i18n import normalize, tr
 from bot.names import clean_name
+from bot.refused import Refused
 from bot.replies import Message, Reply, mention
 
 from .delivery import Delivery, Service, failure
@@ -51,6 +52,30 @@ def game_of_button(data: str) -> GameInfo | None:
     return module(games[index] if index < len(games) else DEFAULT)
 
 
+def _refused_options(text: str, lang: str) -> str | None:
+    """What the game refuses in the options of `text` (`new [game] [options] [bots:N...]`),
+    read as the service reads them (`GameInfo.options`), or None. Checked before a thread
+    opens: deleting a thread takes Manage Threads, which the bot is not given, so a refused
+    table must not leave an empty one behind."""
+    args = text.split()[1:]
+    bots = [a for a in args if a.lower().startswith("bots:")]
+    args = [a for a in args if a not in bots]
+    chosen = by_word(args[0]) if args else None
+    count = next((int(b.split(":")[1]) for b in bots if b.split(":")[1].isdigit()), 0)
+    try:
+        (chosen or module(DEFAULT)).options(args[1:] if chosen else args, 1 + count, lang)
+    except Refused as refused:
+        return str(refused)
+    return None
+
+
+def _refused(actor: Actor, text: str, lang: str) -> str | None:
+    """Why no thread opens for `text`: not from a server channel, or options refused."""
+    if actor.private or actor.parent:
+        return tr(lang, "Open a table in a thread from a server channel.")
+    return _refused_options(text, lang)
+
+
 async def open_in_thread(
     client: Opener,
     interaction: discord.Interaction[Any],
@@ -59,12 +84,13 @@ async def open_in_thread(
     game: GameInfo,
 ) -> None:
     """Open a thread where `actor` is and the table `text` (`new ...`) in it; answer the
-    deferred `interaction`. Refused in a DM or a thread (threads open from a channel); a table
-    the service refuses takes its new thread along."""
+    deferred `interaction`. Refused in a DM or a thread (threads open from a channel), and
+    options the game refuses open no thread; a table the service still refuses (an outage, a
+    lost race) takes its new thread along, if the bot may delete it."""
     lang = normalize(actor.locale) or "en"
-    if actor.private or actor.parent:
-        reply = Reply.error(tr(lang, "Open a table in a thread from a server channel."))
-        await client.delivery.to_interaction(interaction, reply, actor.channel_id)
+    refusal = _refused(actor, text, lang)
+    if refusal is not None:
+        await client.delivery.to_interaction(interaction, Reply.error(refusal), actor.channel_id)
         return
     name = clean_name(f"{game.title} · {actor.name}", longest=THREAD_NAME)
     try:
