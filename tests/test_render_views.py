@@ -13,7 +13,7 @@ import render.forbidden_city as render
 from engine.forbidden_city import Game, IllegalMove, Move, Place, Tile
 from engine.forbidden_city.preview import after
 from render.__main__ import played
-from render.forbidden_city.header import CAPTION_LINE, PAD
+from render.forbidden_city.header import CAPTION_LINE, PAD, TITLE_H
 from render.forbidden_city.images import PREVIEW_BAND, plan
 from render.forbidden_city.table import outline_width
 from tests.pixels import decode, picture
@@ -97,9 +97,12 @@ def test_the_preview_is_the_table_the_move_makes_under_the_preview_band(seed: in
     mine = to_play(game)
     names = {"blue": "Dana"}
     preview = decode(render.preview_png(mine, move, names))
+    mover = game.current
     game.play(move)
     assert not game.is_over
     table = decode(render.table_png(game.view(None), names))
+    # The table after the move, but with its mover's row lit: the preview's header is theirs.
+    theirs = decode(render.table_png(game.view(None).model_copy(update={"to_play": mover}), names))
     played_plan = plan(game.view(None), names)
     top = played_plan.header_h
     shown = plan(after(mine, move), names, "preview")
@@ -107,10 +110,11 @@ def test_the_preview_is_the_table_the_move_makes_under_the_preview_band(seed: in
     assert shown.header_h == top + lines * CAPTION_LINE  # only the caption may run longer
     assert preview.width == table.width
     assert preview.height == table.height + PREVIEW_BAND + lines * CAPTION_LINE
-    # Same entries: coins paid by the rooms it closes, whose turn is next; the caption speaks of
-    # a move not played yet, so it differs.
-    entries = (0, 0, table.width, top - len(played_plan.caption) * CAPTION_LINE - PAD // 2)
-    assert ImageChops.difference(preview.crop(entries), table.crop(entries)).getbbox() is None
+    # Same entries: coins paid by the rooms it closes, the mover's row lit (it is their move,
+    # not played yet); the caption speaks of a move not played yet, so it differs.
+    entries = (0, TITLE_H, table.width, top - len(played_plan.caption) * CAPTION_LINE - PAD // 2)
+    assert ImageChops.difference(preview.crop(entries), theirs.crop(entries)).getbbox() is None
+    assert ImageChops.difference(preview.crop(entries), table.crop(entries)).getbbox() is not None
     # Same board, but for the ring around the tile (dashed in the preview); the band's stripes
     # reach one row into the margin above the board.
     ptop = shown.header_h
