@@ -36,7 +36,16 @@ from .header import (
     name_of,
 )
 from .spots import Spot, spots
-from .table import Bounds, Layout, board_layout, draw_board
+from .table import (
+    CELL_SIZES,
+    Bounds,
+    Layout,
+    around,
+    board_layout,
+    cell_size,
+    draw_board,
+    readable_cell,
+)
 from .texts import Translate
 from .tiles import cell_art, marker_icon
 
@@ -111,11 +120,29 @@ def plan(
     *,
     shown: Bounds | None = None,
     lines: int = 0,
+    legal: Sequence[Spot] | None = None,
 ) -> Plan:
     """Sizes and places: the board shows the cells `shown` (by default the view's tiles and a
-    one-cell margin), the caption takes at least `lines` lines (a replay's frames share both)."""
+    one-cell margin), the caption takes at least `lines` lines (a replay's frames share both).
+    A private picture whose spots (`legal`, by default `spots(seen)`) would be too small to
+    read on the whole board shows only the part around them (`_private_plan`)."""
     tr = t.translator(tr)
-    probe = board_layout(seen, 0, 0, shown)
+    if view == "private" and shown is None:
+        return _private_plan(seen, names, tr, spots(seen) if legal is None else legal)
+    return _plan(seen, names, view, tr, shown, lines)
+
+
+def _plan(
+    seen: SeatView,
+    names: Names,
+    view: View,
+    tr: Translate,
+    shown: Bounds | None,
+    lines: int,
+    cell: int | None = None,
+) -> Plan:
+    """`plan`, the board's cells `cell` pixels each (by default as large as its budget)."""
+    probe = board_layout(seen, 0, 0, shown, cell)
     width = max(MIN_WIDTH, probe.width + 2 * MARGIN)
     caption = caption_lines(width, _caption_text(seen, names, view, tr))
     caption += [""] * (lines - len(caption))
@@ -128,8 +155,28 @@ def plan(
     elif view == "end":
         panel_h = 44 + END_ROW * len(seen.players) + MARGIN
     above = panel_h if view in ("private", "preview") else 0
-    layout = board_layout(seen, (width - probe.width) // 2, header_h + above + MARGIN, shown)
+    left = (width - probe.width) // 2
+    layout = board_layout(seen, left, header_h + above + MARGIN, shown, probe.cell)
     return Plan(width, header_h, caption, panel_h, layout, view == "end")
+
+
+def _private_plan(seen: SeatView, names: Names, tr: Translate, legal: Sequence[Spot]) -> Plan:
+    """The whole board while its spots read well; else the part of it around them (the
+    table's coordinates kept) in cells no smaller than the spot numbers need, the picture
+    growing as tall as that takes: a column of 90 tiles made the whole board's cells 16
+    pixels, its numbers 4. Only a board beyond what the rules deal is drawn smaller, so
+    that `encode` never scales it and the cells stay where `cell_box` says."""
+    whole = _plan(seen, names, "private", tr, None, 0)
+    need = readable_cell(max((spot.number for spot in legal), default=0))
+    if not legal or whole.layout.cell >= need:
+        return whole
+    part = around(whole.layout.bounds, [(spot.x, spot.y) for spot in legal])
+    largest = max(need, cell_size(part))
+    for size in (size for size in CELL_SIZES if size <= largest):
+        p = _plan(seen, names, "private", tr, part, 0, size)
+        if within_limits(p.width, p.height):
+            break
+    return p
 
 
 def cell_box(
@@ -178,7 +225,7 @@ def _compose(
     indexed: bool = True,
 ) -> Image.Image:
     """The picture, on a canvas of the fixed palette (P) as it is encoded, or in RGB."""
-    p = plan(seen, names, view, tr, shown=shown, lines=lines)
+    p = plan(seen, names, view, tr, shown=shown, lines=lines, legal=legal)
     status = _status(seen, names, tr, view)
     if indexed:
         canvas = paint.canvas((p.width, p.height), pal.TABLE, pal.palette_image())
@@ -200,11 +247,16 @@ def _compose(
     return canvas
 
 
+def within_limits(width: int, height: int) -> bool:
+    """Whether the chat platforms take a picture of this size as it is (`encode` leaves it)."""
+    return width + height <= MAX_SUM and width <= MAX_RATIO * height and height <= MAX_RATIO * width
+
+
 def encode(image: Image.Image) -> bytes:
     """PNG bytes within the chat platforms' limits: scaled down if huge, padded if too thin.
     `image` is RGB, or P with the fixed palette (as `_compose` draws it)."""
     w, h = image.size
-    if w + h > MAX_SUM or w > MAX_RATIO * h or h > MAX_RATIO * w:
+    if not within_limits(w, h):
         image = image.convert("RGB")  # rare: scaled or padded in RGB, mapped again
     if w + h > MAX_SUM:
         scale = (MAX_SUM - 1) / (w + h)
@@ -356,7 +408,8 @@ def private_png(
 ) -> bytes:
     """What the seat to move sees alone, from its own view (`game.view(seat)`): its tile in
     four turns, the legal spots numbered as `spots(view)` numbers them (`legal`, when the
-    caller has them already)."""
+    caller has them already). A board too large for its spots to read whole is shown in
+    part, around them, or grows taller (`plan`): `cell_box` maps its cells all the same."""
     return encode(private_image(view, names, tr=tr, indexed=True, legal=legal))
 
 

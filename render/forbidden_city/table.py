@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import product
 
@@ -31,6 +31,8 @@ Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom ex
 CELL_SIZES = (96, 80, 64, 48, 40, 32, 24, 16)
 BOARD_MAX_W = 1280  # the board's own width budget: about what a phone shows at full width
 BOARD_MAX_H = 1440
+MIN_SPOT_TEXT = 14  # px: the smallest spot number a phone shows legibly
+TURNS_CELL = 48  # the smallest cell whose spot shows the turns that fit (`@0,2`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +99,38 @@ def union(many: Iterable[Bounds]) -> Bounds:
     return Bounds(x0, y0, x1 - x0, y1 - y0)
 
 
-def board_layout(view: SeatView, left: int, top: int, shown: Bounds | None = None) -> Layout:
+def spot_text_size(cell: int, number: int) -> int:
+    """The size of a spot's number in a cell of `cell` pixels (three digits drawn smaller, to
+    stay inside the disc)."""
+    return round(cell * 0.3 * (1.15 if number < 100 else 0.9))
+
+
+def readable_cell(last: int) -> int:
+    """The smallest cell size at which spot numbers up to `last` are legible and the turns
+    that fit are drawn: a private picture never shows its spots smaller."""
+    for size in reversed(CELL_SIZES):
+        if size >= TURNS_CELL and spot_text_size(size, last) >= MIN_SPOT_TEXT:
+            return size
+    return CELL_SIZES[0]
+
+
+def around(b: Bounds, cells: Iterable[tuple[int, int]]) -> Bounds:
+    """The part of `b` holding `cells` and a one-cell margin round them: where a private
+    picture's spots are, with the tiles they touch."""
+    xs, ys = zip(*cells, strict=True)
+    x0, y0 = max(b.x0, min(xs) - 1), max(b.y0, min(ys) - 1)
+    x1, y1 = min(b.x0 + b.cols, max(xs) + 2), min(b.y0 + b.rows, max(ys) + 2)
+    return Bounds(x0, y0, x1 - x0, y1 - y0)
+
+
+def board_layout(
+    view: SeatView, left: int, top: int, shown: Bounds | None = None, cell: int | None = None
+) -> Layout:
     """Layout of the board whose label band's top-left corner is at (left, top): the cells
-    `shown` (by default the view's tiles and a one-cell margin)."""
+    `shown` (by default the view's tiles and a one-cell margin), `cell` pixels each (by
+    default the largest size the board's budget takes)."""
     b = shown or bounds(view)
-    cell = cell_size(b)
+    cell = cell or cell_size(b)
     band = band_for(cell)
     return Layout(b, cell, band, left + band, top + band)
 
@@ -168,11 +197,38 @@ def draw_board(
         y = gy0 + j * s
         draw.line([(gx0, y), (gx1, y)], fill=pal.GRID, width=1)
     _labels(canvas, layout, gx1, gy1)
+    if all(_inside(b, cell.x, cell.y) for cell in view.table):
+        _contents(canvas, view, layout, highlight_last, spots, preview, tr)
+        return
+    # A board cropped to part of the table (a huge one's private picture): what lies on the
+    # grid is drawn on the grid alone, so no tile, ring or badge beyond it covers the labels.
+    grid = canvas.crop((gx0, gy0, gx1 + 1, gy1 + 1))
+    _contents(grid, view, replace(layout, left=0, top=0), highlight_last, spots, preview, tr)
+    paint.put(canvas, grid, (gx0, gy0))
 
+
+def _inside(b: Bounds, x: int, y: int) -> bool:
+    return b.x0 <= x < b.x0 + b.cols and b.y0 <= y < b.y0 + b.rows
+
+
+def _contents(
+    canvas: Image.Image,
+    view: SeatView,
+    layout: Layout,
+    highlight_last: bool,
+    spots: Sequence[Spot],
+    preview: bool,
+    tr: t.Translate,
+) -> None:
+    """The tiles, the last move's ring and badges, and the spots, on the ground drawn."""
+    draw = paint.Draw(canvas)
+    b, s = layout.bounds, layout.cell
     closed = last_closed(view) if highlight_last else []
     lit = room_parts(closed)
     done = room_parts(view.rooms)
     for cell in view.table:
+        if not _inside(b, cell.x, cell.y):
+            continue
         box = layout.cell_box(cell.x, cell.y)
         parts = tuple(sorted(lit.get((cell.x, cell.y), ())))
         before = tuple(sorted(done.get((cell.x, cell.y), set()) - set(parts)))
@@ -389,7 +445,7 @@ def _spot(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, spot: 
             colours = paint.palette_bytes(canvas)
             disc = _spots.get((colours, s, spot.number), lambda: _lone(canvas, s, spot, (1, split)))
             paint.put(canvas, disc, (left + 1, top + 1))
-            if s >= 48:
+            if s >= TURNS_CELL:
                 turns = _spots.get(
                     (colours, s, spot.rotations), lambda: _lone(canvas, s, spot, (split, s))
                 )
@@ -407,7 +463,7 @@ def _split(cell: int, rotations: tuple[int, ...]) -> int | None:
     are all below it."""
     (_, cy), r = _disc_at((0, 0, cell, cell))
     below = math.floor(cy + r) + 2
-    if cell < 48:
+    if cell < TURNS_CELL:
         return below
     box = stamp_box(*_turns_text((0, 0, cell, cell), rotations), bold=True, anchor="ms")
     return below if box is None or box[1] >= below else None
@@ -426,7 +482,7 @@ def _disc_at(box: Box) -> tuple[tuple[float, float], float]:
     """The centre and radius of a spot's disc in the cell `box`."""
     left, top, right, bottom = box
     s = right - left
-    return ((left + right) / 2, (top + bottom) / 2 - (s * 0.08 if s >= 48 else 0)), s * 0.3
+    return ((left + right) / 2, (top + bottom) / 2 - (s * 0.08 if s >= TURNS_CELL else 0)), s * 0.3
 
 
 def _disc(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, number: int) -> None:
@@ -436,7 +492,7 @@ def _disc(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, number: int)
     draw.ellipse(
         (cx - r, cy - r, cx + r, cy + r), fill=pal.SPOT, outline=pal.SPOT_RING, width=width
     )
-    size = round(r * (1.15 if number < 100 else 0.9))
+    size = spot_text_size(box[2] - box[0], number)
     stamp(canvas, (cx, cy), str(number), size, pal.INK, bold=True, anchor="mm")
 
 
@@ -449,6 +505,6 @@ def _turns_text(box: Box, rotations: tuple[int, ...]) -> tuple[tuple[float, floa
 
 def _turns(canvas: Image.Image, box: Box, rotations: tuple[int, ...]) -> None:
     """Under the disc, the quarter turns that fit (cells of 48 pixels and more)."""
-    if box[2] - box[0] >= 48:
+    if box[2] - box[0] >= TURNS_CELL:
         xy, text, size = _turns_text(box, rotations)
         stamp(canvas, xy, text, size, pal.LABEL, bold=True, anchor="ms")
