@@ -165,3 +165,17 @@ async def test_a_refused_new_thread_true_is_refused_in_the_users_language(
     assert "La seule option est « teams »" in answer.content
     assert fake.threads == {}
     assert fake.unexpected == []
+
+
+async def test_a_level_without_computers_opens_no_thread_either(
+    fake: FakeDiscord, client: FcClient, store: Store
+) -> None:
+    """`bots:0` with a level is refused as the table would refuse it: before any thread."""
+    await dispatch(client, fake.command_payload(ANN, "new", bots=0, level="hard", thread=True))
+
+    [answer] = fake.last_interaction().seen_by_user()
+    assert answer.where == "ephemeral"
+    assert "Write bots:N with N from 1 to 3" in answer.content
+    assert ("POST", f"/channels/{fake.channel_id}/threads") not in fake.requests
+    assert fake.threads == {}
+    assert fake.unexpected == []

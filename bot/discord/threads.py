@@ -22,6 +22,7 @@ from bot.i18n import normalize, tr
 from bot.names import clean_name
 from bot.refused import Refused
 from bot.replies import Message, Reply, mention
+from bot.service.lobby import bots_wanted
 
 from .delivery import Delivery, Service, failure
 
@@ -61,9 +62,10 @@ def _refused_options(text: str, lang: str) -> str | None:
     bots = [a for a in args if a.lower().startswith("bots:")]
     args = [a for a in args if a not in bots]
     chosen = by_word(args[0]) if args else None
-    count = next((int(b.split(":")[1]) for b in bots if b.split(":")[1].isdigit()), 0)
+    game = chosen or module(DEFAULT)
     try:
-        (chosen or module(DEFAULT)).options(args[1:] if chosen else args, 1 + count, lang)
+        count, _ = bots_wanted(bots, game, lang)
+        game.options(args[1:] if chosen else args, 1 + count, lang)
     except Refused as refused:
         return str(refused)
     return None

@@ -114,6 +114,15 @@ def _bots_option(
     ctx: Context, words: list[str], game_module: GameInfo, lang: str
 ) -> tuple[int, str]:
     """`bots:N` (or `bots:N:level`) of `/fc new`: how many computer players sit at once."""
+    count, level = bots_wanted(words, game_module, lang)
+    if words and not ctx.playable(game_module.key):
+        raise Refused(no_computers(game_module, lang))
+    return count, level
+
+
+def bots_wanted(words: list[str], game_module: GameInfo, lang: str) -> tuple[int, str]:
+    """What `bots:N[:level]` asks for, or `Refused` with how to write it: read alike before
+    an adapter opens a place for the table (a thread) and when the table opens."""
     if not words:
         return 0, DEFAULT_LEVEL
     high = game_module.max_players - 1
@@ -132,8 +141,6 @@ def _bots_option(
                 high=high,
             )
         )
-    if not ctx.playable(game_module.key):
-        raise Refused(no_computers(game_module, lang))
     return int(match[1]), match[2] or DEFAULT_LEVEL
 
 
