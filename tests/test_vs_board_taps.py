@@ -80,8 +80,11 @@ async def test_officials_and_slides_are_tapped_on_the_board(service: GameService
 
     first = (await service.press(who(mover), official.data)).private[0]
     assert first.image is not None and first.targets  # the board, to tap the first slide on
-    slides = [b.data for row in first.buttons for b in row]
+    pressable = [b.data for row in first.buttons for b in row]
+    slides = [data for data in pressable if data.startswith("fc:vs:")]
+    # Every slide is a place on the board; going back to the officials is a button alone.
     assert sorted(t.data for t in first.targets) == sorted(slides)
+    assert [d.rsplit(":", 2)[0] for d in pressable if d not in slides] == ["fc:vw:room1"]
     arrows = {"↑": "ArrowUp", "→": "ArrowRight", "↓": "ArrowDown", "←": "ArrowLeft"}
     for target in first.targets:
         assert first.keys[arrows[target.label[0]]] == target.data
