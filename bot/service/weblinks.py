@@ -68,9 +68,11 @@ def seat_link(ctx: Context, loaded: Loaded, user_id: str) -> str:
     """`user_id`'s personal link to the table (it acts for their seat until it expires), or
     "" when none can be made."""
     base = ctx.settings.web_url
+    if base is None:
+        return ""
     game_id = loaded.record.game_id
     signed = seat_token(ctx, loaded.channel, game_id, loaded.table, user_id)
-    if base is None or not signed:
+    if not signed:
         return ""
     return f"{link(base, loaded.channel, game_id)}#seat={signed}"
 

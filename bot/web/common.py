@@ -4,6 +4,8 @@ reading a request's table, address, language and JSON body; refusals in words.""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 from typing import NoReturn
 from urllib.parse import quote
 
@@ -53,11 +55,12 @@ def client(request: web.Request) -> str:
 
 def refuse(
     request: web.Request,
-    error: type[web.HTTPError],
+    error: Callable[..., web.HTTPError],
     text: str,
     headers: dict[str, str] | None = None,
 ) -> NoReturn:
-    """A JSON refusal, `{"error": <text in the browser's language>}`, with `error`'s status."""
+    """A JSON refusal, `{"error": <text in the browser's language>}`, with `error`'s status
+    (an HTTP error class, or one with its arguments bound)."""
     lang = language(request, request.app[SERVICE].ctx.default_language)
     said = json.dumps({"error": tr(lang, text)}, ensure_ascii=False)
     raise error(text=said, content_type="application/json", headers=headers)
@@ -71,11 +74,8 @@ async def body(request: web.Request) -> object:
         refuse(request, web.HTTPUnsupportedMediaType, N_("A JSON body is expected."))
     raw = await request.read()  # over the app's client_max_size: 413 already
     if len(raw) > MAX_BODY:
-        lang = language(request, request.app[SERVICE].ctx.default_language)
-        said = json.dumps({"error": tr(lang, "That request is too large.")}, ensure_ascii=False)
-        raise web.HTTPRequestEntityTooLarge(
-            MAX_BODY, len(raw), text=said, content_type="application/json"
-        )
+        too_large = partial(web.HTTPRequestEntityTooLarge, MAX_BODY, len(raw))
+        refuse(request, too_large, N_("That request is too large."))
     try:
         return json.loads(raw)
     except (ValueError, RecursionError):

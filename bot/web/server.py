@@ -118,9 +118,7 @@ async def _checked(request: web.Request, handler: Handler) -> web.StreamResponse
         raise web.HTTPNotFound(text=missing_page(lang), content_type="text/html")
     try:
         return await handler(request)
-    except web.HTTPException:
-        raise
-    except (ConnectionResetError, asyncio.CancelledError):
+    except (web.HTTPException, ConnectionResetError):
         raise
     except Exception as error:
         log.error("%s %r failed: %s", request.method, request.path[:200], type(error).__name__)
@@ -230,13 +228,13 @@ async def events(request: web.Request) -> web.StreamResponse:
     state at once. Each stream holds a file descriptor while open, so a process keeps at most
     `WEB_MAX_STREAMS`, an address `WEB_MAX_STREAMS_PER_ADDRESS`: past them a page is told to
     come back later (503, 429) rather than let the descriptors run out under a move."""
-    watched, path = await _watched(request)
     streams, settings = request.app[STREAMS], request.app[SERVICE].settings
-    who = client(request)
+    who = client(request)  # refused before the table is read: a flood costs Redis nothing
     if streams.total >= settings.web_max_streams:
         refuse(request, web.HTTPServiceUnavailable, BUSY, headers={"Retry-After": "30"})
     if streams.by_address[who] >= settings.web_max_streams_per_address:
         refuse(request, web.HTTPTooManyRequests, TOO_MANY_PAGES, headers={"Retry-After": "30"})
+    watched, path = await _watched(request)
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
     )
