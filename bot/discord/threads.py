@@ -17,12 +17,12 @@ from typing import Any, Final, Protocol
 import discord
 
 from bot.actor import Actor
-from bot.games import DEFAULT, MODULES, GameInfo, by_word, module
+from bot.games import DEFAULT, MODULES, GameInfo, module
 from bot.i18n import normalize, tr
 from bot.names import clean_name
 from bot.refused import Refused
 from bot.replies import Message, Reply, mention
-from bot.service.lobby import bots_wanted
+from bot.service.lobby import opening
 
 from .delivery import Delivery, Service, failure
 
@@ -54,18 +54,11 @@ def game_of_button(data: str) -> GameInfo | None:
 
 
 def _refused_options(text: str, lang: str) -> str | None:
-    """What the game refuses in the options of `text` (`new [game] [options] [bots:N...]`),
-    read as the service reads them (`GameInfo.options`), or None. Checked before a thread
-    opens: deleting a thread takes Manage Threads, which the bot is not given, so a refused
-    table must not leave an empty one behind."""
-    args = text.split()[1:]
-    bots = [a for a in args if a.lower().startswith("bots:")]
-    args = [a for a in args if a not in bots]
-    chosen = by_word(args[0]) if args else None
-    game = chosen or module(DEFAULT)
+    """What `/fc new` would refuse in `text` (`new [game] [options] [bots:N...]`), or None.
+    Checked before a thread opens: deleting a thread takes Manage Threads, which the bot is
+    not given, so a refused table must not leave an empty one behind."""
     try:
-        count, _ = bots_wanted(bots, game, lang)
-        game.options(args[1:] if chosen else args, 1 + count, lang)
+        opening(text.split()[1:], lang)
     except Refused as refused:
         return str(refused)
     return None

@@ -110,19 +110,21 @@ def _opening_text(table: Table, lang: str) -> str:
     )
 
 
-def _bots_option(
-    ctx: Context, words: list[str], game_module: GameInfo, lang: str
-) -> tuple[int, str]:
-    """`bots:N` (or `bots:N:level`) of `/fc new`: how many computer players sit at once."""
-    count, level = bots_wanted(words, game_module, lang)
-    if words and not ctx.playable(game_module.key):
-        raise Refused(no_computers(game_module, lang))
-    return count, level
+def opening(args: list[str], lang: str) -> tuple[GameInfo, int, str, dict[str, str]]:
+    """What `/fc new <args>` asks for: the game, its computer players (how many, what level)
+    and its options; `Refused` with why not. Read alike before an adapter opens a place for
+    the table (a Discord thread, which a refusal must not leave empty) and when it opens."""
+    bots = [a for a in args if a.lower().startswith("bots:")]
+    args = [a for a in args if a not in bots]
+    chosen = by_word(args[0]) if args else None
+    game_module = chosen or module(DEFAULT)
+    count, level = bots_wanted(bots, game_module, lang)
+    options = game_module.options(args[1:] if chosen else args, 1 + count, lang)
+    return game_module, count, level, options
 
 
 def bots_wanted(words: list[str], game_module: GameInfo, lang: str) -> tuple[int, str]:
-    """What `bots:N[:level]` asks for, or `Refused` with how to write it: read alike before
-    an adapter opens a place for the table (a thread) and when the table opens."""
+    """What `bots:N[:level]` asks for, or `Refused` with how to write it."""
     if not words:
         return 0, DEFAULT_LEVEL
     high = game_module.max_players - 1
@@ -172,12 +174,9 @@ def _runs(table: Table, actor: Actor, lang: str) -> None:
 async def new(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     if actor.private:
         raise Refused(tr(lang, "Open a table in a group or a server channel, not here."))
-    bots = [a for a in args if a.lower().startswith("bots:")]
-    args = [a for a in args if a not in bots]
-    chosen = by_word(args[0]) if args else None
-    game_module = chosen or module(DEFAULT)
-    count, level = _bots_option(ctx, bots, game_module, lang)
-    options = game_module.options(args[1:] if chosen else args, 1 + count, lang)
+    game_module, count, level, options = opening(args, lang)
+    if count and not ctx.playable(game_module.key):
+        raise Refused(no_computers(game_module, lang))
     table = Table(
         kind=game_module.key,
         options=options,
