@@ -204,10 +204,12 @@ def cell_boxes(
     view: View = "table",
     *,
     tr: Translate | None = None,
+    legal: Sequence[Spot] | None = None,
 ) -> list[Box]:
     """`cell_box` of each of `cells`, the image's layout worked out once for all of them (a
-    turn image's every spot, to be tapped on a page)."""
-    layout = plan(seen, names, view, tr).layout
+    turn image's every spot, to be tapped on a page); `legal`: `spots(seen)`, when the caller
+    has them already (as for `private_image`)."""
+    layout = plan(seen, names, view, tr, legal=legal).layout
     return [layout.cell_box(x, y) for x, y in cells]
 
 

@@ -324,7 +324,7 @@ class ForbiddenCity:
         message = spot_menu(at.channel_id, game, at.lang, 0, spots)
         message.text, message.image, message.image_name = text, image, "your-turn.png"
         cells = [(s.x, s.y) for s in spots]
-        boxes = render.cell_boxes(mine, cells, at.names, "private", tr=at.words)
+        boxes = render.cell_boxes(mine, cells, at.names, "private", tr=at.words, legal=spots)
         message.targets = _spot_targets(at, spots, boxes)
         return message
 
