@@ -42,6 +42,9 @@ class Target:
     box: tuple[int, int, int, int]
     label: str
     data: str
+    # The same place on the page's own board (its SVG, in the drawing's units: left, top,
+    # right, bottom), where the page puts it; None if the page's board does not show it.
+    spot: tuple[float, float, float, float] | None = None
 
 
 @dataclass(slots=True)
@@ -61,6 +64,11 @@ class Message:
     # Keys of the page's keyboard that press a choice (key name as the browser names it,
     # "r", "ArrowRight" -> the data pressed), such as turning the tile in hand.
     keys: dict[str, str] = field(default_factory=dict)
+    # The page's own board for this message, when it is not the table as everyone sees it
+    # (the tile shown where the player would put it): an SVG drawing in the same units as
+    # the table's. And what the seat holds, drawn large for its tray ("" for none).
+    board: str = ""
+    tray: str = ""
 
     def format(self, mention_of: Callable[[str, str], str], escape: Callable[[str], str]) -> str:
         """The text with mentions in platform syntax and the rest escaped for its markup."""

@@ -39,7 +39,7 @@ from .store import Channel, Store
 from .table import Table
 
 SECRET = "web-bench"
-STATIC = ("table.js", "seat.js", "telegram.js", "table.css", "icon.svg")
+STATIC = ("table.js", "board.js", "seat.js", "telegram.js", "table.css", "icon.svg")
 
 
 def _serve(redis_url: str, port: int, pages: int) -> None:

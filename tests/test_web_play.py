@@ -50,7 +50,7 @@ async def _preview_text(page: Page) -> str:
 async def _by_keyboard(page: Page) -> None:
     """A spot on the board, a turn of the tile and the confirmation, with the keyboard only:
     Tab, Enter and R."""
-    await page.locator("#choices .tapboard .target").first.wait_for()
+    await page.locator("#spots .spot").first.wait_for()
     await page.keyboard.press("Tab")  # the board's first spot comes first
     focused = await page.evaluate("document.activeElement.getAttribute('aria-label')")
     assert focused.startswith("Spot 1: ")
@@ -66,14 +66,44 @@ async def _by_keyboard(page: Page) -> None:
     await page.keyboard.press("Enter")
 
 
+async def _touchable(page: Page) -> None:
+    """One board, the one touched: every place offered is at least 44 CSS px square, the
+    seat's part shows no second picture of the board, and the page never scrolls sideways."""
+    sizes = await page.eval_on_selector_all(
+        "#spots .spot",
+        "spots => spots.map(s => { const r = s.getBoundingClientRect(); "
+        "return Math.min(r.width, r.height); })",
+    )
+    assert sizes and min(sizes) >= 44, sizes
+    assert await page.locator("#choices img").count() == 0
+    assert await page.locator("#tray svg").count() == 1  # the tile in hand, large
+    assert await page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+
+
 async def _by_taps(page: Page, rng: random.Random) -> None:
     """A tap on a spot of the board, a tap on the tile to turn it when it turns, and the
     confirmation."""
-    spots = page.locator("#choices .tapboard .target")
+    spots = page.locator("#spots .spot")
     await spots.first.wait_for()
-    await spots.nth(rng.randrange(await spots.count())).click()
+    await _touchable(page)
+    spot = spots.nth(rng.randrange(await spots.count()))
+    label = await spot.get_attribute("aria-label") or ""
+    touched, board = await spot.bounding_box(), await page.locator("svg#board").bounding_box()
+    await spot.click()
     before = await _preview_text(page)
-    turn = page.locator("#choices .tapboard .target[aria-label='Turn the tile (R)']")
+    # The tile appears on the big board where it was touched, ringed as the one laid.
+    cell = label.rpartition(" ")[2]
+    await expect(page.locator("svg#board [data-last]")).to_have_attribute("data-last", cell)
+    ring = await page.locator("svg#board [data-last]").bounding_box()
+    now = await page.locator("svg#board").bounding_box()
+    assert touched and board and ring and now
+    middle = (touched["x"] + touched["width"] / 2, touched["y"] + touched["height"] / 2)
+    middle = (middle[0] - board["x"] + now["x"], middle[1] - board["y"] + now["y"])
+    assert ring["x"] <= middle[0] <= ring["x"] + ring["width"]
+    assert ring["y"] <= middle[1] <= ring["y"] + ring["height"]
+    turn = page.locator("#spots .spot[aria-label='Turn the tile (R)']")
     if await turn.count() and rng.random() < 0.5:
         await asyncio.sleep(0.3)
         await turn.click()

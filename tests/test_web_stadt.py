@@ -164,14 +164,14 @@ async def test_an_official_slid_by_taps_and_arrow_keys_in_chromium(
     async with chromium() as browser:
         page = await browser.new_page(viewport={"width": 390, "height": 844})
         await page.goto(f"{address}{path}#seat={await _token(service, 'room3', game_id, mover)}")
-        officials = page.locator("#choices .tapboard .target")
+        officials = page.locator("#spots .spot")
         await officials.first.wait_for()
         await officials.first.click()  # the official, on its square
         await expect(page.locator("#choices .text").first).to_contain_text("Choose its first")
         # The first slide by a swipe across the board, the way its button points.
         first = page.locator("#choices .buttons button[data-choice*=':vs:']").first
         label = await first.inner_text()
-        box = await page.locator("#choices .tapboard").bounding_box()
+        box = await page.locator("#figure").bounding_box()
         assert box is not None
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         way = {"↑": (0, -80), "→": (80, 0), "↓": (0, 80), "←": (-80, 0)}[label[0]]
@@ -191,14 +191,14 @@ async def test_an_official_slid_by_taps_and_arrow_keys_in_chromium(
         await expect(page.locator("#choices .text").first).to_contain_text("Preview")
         said = await page.locator("#choices .text").first.inner_text()
         assert label[0] in said  # the slide pressed is the path shown
-        slides = page.locator("#choices .tapboard .target")
+        slides = page.locator("#spots .spot")
         if await slides.count():  # another slide may follow: a tap where it would stop
             await asyncio.sleep(0.3)
             await slides.first.click()
             await expect(page.locator("#choices .text").first).not_to_have_text(said)
         confirm = page.locator("#choices button.success")
         if await confirm.count() == 0:  # back where it began: it must slide on
-            await page.locator("#choices .tapboard .target").first.click()
+            await page.locator("#spots .spot").first.click()
         await asyncio.sleep(0.3)
         await page.locator("#choices button.success").click()
         await expect(page.locator("#table")).not_to_have_attribute(

@@ -136,7 +136,7 @@ async def test_the_page_shows_what_the_channel_is_shown(service: GameService, si
     [ringed] = [e.get("data-last") for e in svg.iter() if e.get("data-last")]
     assert ringed == game.view(None).moves[-1].partition("@")[0]
     assert '<h1 id="title">Forbidden City</h1>' in html and "<li>Ann</li>" in html
-    assert f'src="{path}/board.svg?v=4"' in html
+    assert f'data-board="{path}/board.svg?v=4"' in html  # the board the page draws inline
 
 
 async def test_a_name_made_of_markup_is_shown_as_text_under_a_strict_policy(

@@ -40,6 +40,7 @@ def table_page(watched: Watched, paths: dict[str, str]) -> str:
     moves = escape(tr(lang, "Moves"))
     story = "".join(f"<li>{escape(line)}</li>" for line in watched.log)
     view = escape(tr(lang, "What you see"))
+    unseen = "" if paths["board"] else " hidden"
     return (
         _head(lang, watched.title, "table.js")
         + f"""<body>
@@ -49,11 +50,12 @@ def table_page(watched: Watched, paths: dict[str, str]) -> str:
 <p id="place">{escape(watched.place)}</p>
 </header>
 <p id="connection" role="status" hidden>{reconnecting}</p>
-<figure id="figure"{"" if paths["board"] else " hidden"}>
-<img id="board" src="{escape(paths["board"])}" alt="{alt}">
+<figure id="figure" data-board="{escape(paths["board"])}" data-alt="{alt}"{unseen}>
+<div id="stage"><div id="spots"></div></div>
 </figure>
 <section id="mine" aria-labelledby="yours" hidden>
 <h2 id="yours">{yours}</h2>
+<div id="tray"></div>
 <div id="said" role="alert"></div>
 <div id="choices"></div>
 <template id="message">

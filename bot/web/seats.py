@@ -56,37 +56,18 @@ def _token(request: web.Request) -> SeatToken:
     return token
 
 
-def _png_size(image: bytes) -> tuple[int, int] | None:
-    """Width and height from a PNG's header (its IHDR chunk), None if it is no PNG."""
-    if image[:8] != b"\x89PNG\r\n\x1a\n" or image[12:16] != b"IHDR":
-        return None
-    return int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big")
-
-
-def _targets(message: Message) -> list[dict[str, object]]:
-    """The message's places to tap, in percent of its image, so they stay on their cells
-    however wide the page shows the image."""
-    size = None if message.image is None else _png_size(message.image)
-    if size is None or not all(size):
-        return []
-    width, height = size
+def _places(message: Message) -> list[dict[str, object]]:
+    """The message's places to touch on the page's own board, in its drawing's units."""
     return [
-        {
-            "left": 100 * left / width,
-            "top": 100 * top / height,
-            "width": 100 * (right - left) / width,
-            "height": 100 * (bottom - top) / height,
-            "label": target.label,
-            "data": target.data,
-        }
+        {"box": list(target.spot), "label": target.label, "data": target.data}
         for target in message.targets
-        for left, top, right, bottom in [target.box]
+        if target.spot is not None
     ]
 
 
 def _shown(message: Message) -> dict[str, object]:
-    """A private message as the page shows it: mentions as names, its image inline with its
-    places to tap."""
+    """A private message as the page shows it: mentions as names, its image inline, its
+    places to touch on the big board, the seat's own drawing of the board and its tray."""
     image = message.image
     return {
         "text": MENTION.sub(lambda m: message.names.get(m[1], "?"), message.text),
@@ -96,8 +77,10 @@ def _shown(message: Message) -> dict[str, object]:
         "buttons": [[asdict(b) for b in row] for row in message.buttons],
         "choices": [asdict(b) for b in message.choices],
         "placeholder": message.choices_placeholder,
-        "targets": _targets(message),
+        "spots": _places(message),
         "keys": message.keys,
+        "board": message.board,
+        "tray": message.tray,
     }
 
 

@@ -11,7 +11,7 @@ not styles, so the page's strict policy (no inline style) holds when it is shown
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from html import escape
 
 from engine.forbidden_city import Tile
@@ -239,11 +239,42 @@ def _labels(b: Bounds) -> Iterator[str]:
             yield f'<text x="{x:g}" y="{y:g}" {attributes}>{b.y0 + j}</text>'
 
 
-def board_svg(view: SeatView, title: str = "") -> str:
+def shown_bounds(view: SeatView, cells: Iterable[tuple[int, int]] = ()) -> Bounds:
+    """The cells a board of `view` shows: its tiles with a margin, and `cells` (a tile
+    previewed at the edge keeps the board where it was)."""
+    b = bounds(view)
+    xs, ys = [b.x0, b.x0 + b.cols - 1], [b.y0, b.y0 + b.rows - 1]
+    for x, y in cells:
+        xs.append(x)
+        ys.append(y)
+    return Bounds(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+
+def cell_box(b: Bounds, x: int, y: int) -> tuple[float, float, float, float]:
+    """Cell (x, y) on a board showing `b`, in the drawing's units: left, top, right, bottom.
+    The page puts its places to tap there."""
+    left, top = BAND + (x - b.x0) * CELL, BAND + (y - b.y0) * CELL
+    return (left, top, left + CELL, top + CELL)
+
+
+def tile_svg(code: str, owner: str | None, title: str = "") -> str:
+    """One tile alone, as the board draws it: the tile in a player's hand, for its tray."""
+    cell = TableCell(x=0, y=0, kind="tile", code=code, owner=owner)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-4 -4 {CELL + 8} {CELL + 8}" '
+        f'role="img" aria-label="{escape(title)}">'
+        + (f"<title>{escape(title)}</title>" if title else "")
+        + _patterns()
+        + f'<rect x="-4" y="-4" width="{CELL + 8}" height="{CELL + 8}" '
+        f'fill="{_rgb(pal.OUTLINE)}"/>' + "".join(_cell(cell, set(), set())) + "</svg>"
+    )
+
+
+def board_svg(view: SeatView, title: str = "", shown: Bounds | None = None) -> str:
     """The table of `view` as an SVG document: its tiles on the grid with coordinates, the
     last tile ringed and the rooms it closed striped amber. `title` names it for screen
-    readers (escaped here)."""
-    b = bounds(view)
+    readers (escaped here); `shown`, the cells it shows (`bounds(view)` if None)."""
+    b = shown or bounds(view)
     width, height = b.cols * CELL + 2 * BAND, b.rows * CELL + 2 * BAND
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '

@@ -6,7 +6,7 @@
 >>> draw = replay_drawer(views, names)  # a replay's frames, all one size
 """
 
-from .preview import preview_image, preview_png
+from .preview import preview_image, preview_png, preview_view
 from .replay import replay_drawer
 from .table import draw_pawn, square_box, table_height, table_image, table_png
 
@@ -14,6 +14,7 @@ __all__ = [
     "draw_pawn",
     "preview_image",
     "preview_png",
+    "preview_view",
     "replay_drawer",
     "square_box",
     "table_height",

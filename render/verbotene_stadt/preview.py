@@ -23,20 +23,12 @@ from .panel import MARGIN, TITLE_H
 from .table import Names, encode, table_image
 
 
-def preview_image(
-    view: SeatView,
-    names: Names,
-    official: str,
-    slides: Sequence[str],
-    *,
-    tr: Translate | None = None,
-    board: Board | None = None,
-    indexed: bool = False,
-) -> Image.Image:
-    """`view` with `official` moved by `slides`: its path drawn, the pawn where it stops (gone
-    if it entered the open pavilion), under a gold "preview" label. A path back on its first
-    square is drawn too (the buttons let it slide on); `ValueError` for slides the rules forbid.
-    RGB, or on the fixed palette (`indexed`), as `preview_png` draws it."""
+def preview_view(
+    view: SeatView, official: str, slides: Sequence[str], board: Board | None = None
+) -> SeatView:
+    """`view` with `official` moved by `slides`, as its last move: the page's board draws it
+    as the picture does. A path back on its first square is kept (the buttons let it slide
+    on); `ValueError` for slides the rules forbid."""
     board = board or Board.default()
     start = view.officials.get(official)
     if start is None:
@@ -58,7 +50,24 @@ def preview_image(
         path=[start, *trail],
         entered=view.open_pavilion if end is None else None,
     )
-    shown = view.model_copy(update={"officials": officials, "last_move": moved, "last_rolls": []})
+    return view.model_copy(update={"officials": officials, "last_move": moved, "last_rolls": []})
+
+
+def preview_image(
+    view: SeatView,
+    names: Names,
+    official: str,
+    slides: Sequence[str],
+    *,
+    tr: Translate | None = None,
+    board: Board | None = None,
+    indexed: bool = False,
+) -> Image.Image:
+    """`view` with `official` moved by `slides` (`preview_view`): its path drawn, the pawn
+    where it stops (gone if it entered the open pavilion), under a gold "preview" label.
+    RGB, or on the fixed palette (`indexed`), as `preview_png` draws it."""
+    board = board or Board.default()
+    shown = preview_view(view, official, slides, board)
     image = table_image(shown, names, tr=tr, board=board, indexed=indexed)
     label = translator(tr)(PREVIEW)
     draw = paint.Draw(image)

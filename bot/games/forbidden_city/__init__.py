@@ -22,7 +22,9 @@ from engine.forbidden_city.replay import steps_of
 from engine.forbidden_city.view import SeatView
 from render.animation import animate_views
 from render.forbidden_city import palette as tile_palette
+from render.forbidden_city import svg as drawn
 from render.forbidden_city.svg import board_svg
+from render.forbidden_city.table import Bounds
 
 from ...i18n import N_, tr
 from ...refused import Refused
@@ -56,18 +58,27 @@ def _preview_data(at: At, x: int, y: int, turn: int) -> str:
 
 
 def _spot_targets(
-    at: At, spots: Sequence[render.Spot], boxes: Sequence[render.Box]
+    at: At, spots: Sequence[render.Spot], boxes: Sequence[render.Box], shown: Bounds
 ) -> list[Target]:
-    """Each spot as a place to tap on the image (`boxes`: its cell there, in order): a tap
-    shows the tile there in its first fitting turn, as a spot and a rotation do in the chat."""
+    """Each spot as a place to tap on the image (`boxes`: its cell there, in order) and on
+    the page's board (showing `shown`): a tap shows the tile there in its first fitting
+    turn, as a spot and a rotation do in the chat."""
     return [
         Target(
             box,
             tr(at.lang, "Spot {n}: {x},{y}", n=spot.number, x=spot.x, y=spot.y),
             _preview_data(at, spot.x, spot.y, spot.rotations[0]),
+            drawn.cell_box(shown, spot.x, spot.y),
         )
         for spot, box in zip(spots, boxes, strict=True)
     ]
+
+
+def _tray(at: At, mine: SeatView) -> str:
+    """The tile in the seat's hand, drawn large for the page's tray."""
+    if mine.hand is None or mine.seat is None:
+        return ""
+    return drawn.tile_svg(mine.hand, mine.seat, tr(at.lang, "Your tile"))
 
 
 def _spots(game: Game) -> list[render.Spot]:
@@ -204,15 +215,20 @@ class ForbiddenCity:
         )
         elsewhere = [s for s in spots if (s.x, s.y) != (move.x, move.y)]
         cells = [(s.x, s.y) for s in elsewhere] + [(move.x, move.y)]
-        *boxes, here = render.cell_boxes(after(mine, move), cells, at.names, "preview", tr=at.words)
+        placed = after(mine, move)
+        *boxes, here = render.cell_boxes(placed, cells, at.names, "preview", tr=at.words)
         message = Message(text, image=image, image_name="preview.png", buttons=[row])
-        message.targets = _spot_targets(at, elsewhere, boxes)
+        shown = drawn.shown_bounds(mine, [(move.x, move.y)])
+        message.targets = _spot_targets(at, elsewhere, boxes, shown)
+        message.board = board_svg(placed, tr(at.lang, "Your tile on the table"), shown)
+        message.tray = _tray(at, mine)
         if len(others) > 1:  # the tile turns: a tap on it, or R and the arrow keys
             index = others.index(move.rotation) if move.rotation in others else 0
             turned = _preview_data(at, move.x, move.y, others[(index + 1) % len(others)])
             back = _preview_data(at, move.x, move.y, others[(index - 1) % len(others)])
             label = tr(at.lang, "Turn the tile (R)")
-            message.targets.append(Target(here, label, turned))
+            spot = drawn.cell_box(shown, move.x, move.y)
+            message.targets.append(Target(here, label, turned, spot))
             message.keys = {"r": turned, "ArrowRight": turned, "ArrowLeft": back}
         return message
 
@@ -325,20 +341,24 @@ class ForbiddenCity:
         message.text, message.image, message.image_name = text, image, "your-turn.png"
         cells = [(s.x, s.y) for s in spots]
         boxes = render.cell_boxes(mine, cells, at.names, "private", tr=at.words, legal=spots)
-        message.targets = _spot_targets(at, spots, boxes)
+        message.targets = _spot_targets(at, spots, boxes, drawn.shown_bounds(mine))
+        message.tray = _tray(at, mine)
         return message
 
     def private(self, at: At, game: Game, seat: str) -> Message:
         if game.current == seat:
             text = tr(at.lang, "Your tile, and the numbered spots where it fits.")
             return self._turn_message(at, game, text)
-        image = render.hand_png(game.view(seat), at.names, tr=at.words)
+        mine = game.view(seat)
+        image = render.hand_png(mine, at.names, tr=at.words)
         text = tr(
             at.lang,
             "Your tile. It is {who}'s turn; you will be told when it is yours.",
             who=at.name(game.current),
         )
-        return Message(text, image=image, image_name="your-tile.png")
+        message = Message(text, image=image, image_name="your-tile.png")
+        message.tray = _tray(at, mine)
+        return message
 
     def after_own(self, at: At, game: Game, seat: str) -> list[Message]:
         """The tile the mover just drew, for them alone to plan with; none after their last

@@ -179,6 +179,8 @@ class VerboteneStadt:
             game.view(seat), at.names, path.official, path.slides, tr=at.words
         )
         preview = menus.preview_message(at, game, seat, path, image)
+        moved = vs_render.preview_view(game.view(seat), path.official, path.slides)
+        preview.board = board_svg(moved, tr(at.lang, "Your move on the table"))
         taps.on_slides(preview, at, game, path.official, path.slides, next_slides(game, path))
         return Reply(private=[preview])
 

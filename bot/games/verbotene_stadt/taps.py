@@ -22,6 +22,12 @@ from .paths import trace
 ARROW_KEYS = {"N": "ArrowUp", "E": "ArrowRight", "S": "ArrowDown", "W": "ArrowLeft"}
 
 
+def _on_board(box: tuple[int, int, int, int]) -> tuple[float, float, float, float]:
+    """A square's box on the page's board: the SVG is drawn in the table image's pixels."""
+    left, top, right, bottom = box
+    return (float(left), float(top), float(right), float(bottom))
+
+
 def on_officials(message: Message, game: Game) -> None:
     """Each menu choice that names an official (to bribe, to move) becomes a place to tap on
     that official's square."""
@@ -29,7 +35,7 @@ def on_officials(message: Message, game: Game) -> None:
         code = choice.data.rpartition(":")[2]
         if code in game.at:
             box = vs_render.square_box(game.at[code])
-            message.targets.append(Target(box, choice.label, choice.data))
+            message.targets.append(Target(box, choice.label, choice.data, _on_board(box)))
 
 
 def on_slides(
@@ -42,7 +48,6 @@ def on_slides(
         if path is None:
             continue
         button = slide_button(at, official, done, way)
-        message.targets.append(
-            Target(vs_render.square_box(path.trail[-1]), button.label, button.data)
-        )
+        box = vs_render.square_box(path.trail[-1])
+        message.targets.append(Target(box, button.label, button.data, _on_board(box)))
         message.keys[ARROW_KEYS[way]] = button.data

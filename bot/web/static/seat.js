@@ -1,12 +1,20 @@
 // A player's own part of the page: what their seat sees and may choose now, as the bot's
-// private messages show it. Each choice is sent as the chat's button would send it; the
-// server says what followed (a preview, the next choice, or why not).
+// private messages say it, with the places to touch on the big board (`board.js`). Each
+// choice is sent as the chat's button would send it; the server says what followed (a
+// preview, the next choice, or why not).
 
 export class Seat {
-  constructor(base, token) {
+  constructor(base, token, board) {
     this.base = base;
     this.token = token;
+    this.board = board;
     this.panel = document.getElementById("mine");
+    this.tray = document.getElementById("tray");
+    this.start = null;
+    board.figure.addEventListener("pointerdown", (event) => {
+      this.start = [event.clientX, event.clientY];
+    });
+    board.figure.addEventListener("pointerup", (event) => this.swiped(event));
     this.said = document.getElementById("said");
     this.choices = document.getElementById("choices");
     this.template = document.getElementById("message");
@@ -23,7 +31,8 @@ export class Seat {
     const data = this.keys[name];
     if (!data) return;
     event.preventDefault();
-    const button = [...this.choices.querySelectorAll("button")].find((b) => b.dataset.choice === data);
+    const shown = [...this.choices.querySelectorAll("button"), ...this.board.layer.children];
+    const button = shown.find((b) => b.dataset.choice === data);
     this.pressedByKey = true;
     this.press(data, button || this.choices, true);
   }
@@ -63,7 +72,11 @@ export class Seat {
     this.panel.hidden = false;
     if (!answer.ok) {
       this.said.textContent = body.error || answer.statusText;
-      if (answer.status === 403) this.choices.replaceChildren();
+      if (answer.status === 403) {
+        this.choices.replaceChildren();
+        this.tray.replaceChildren();
+        this.board.mine("", [], null);
+      }
       return;
     }
     if (!body.ok) {
@@ -84,69 +97,56 @@ export class Seat {
     // A choice pressed from the keyboard keeps the keyboard in the panel: the next choices
     // replace the pressed one, so the first of them takes the focus.
     // The message's own buttons come first (after a tap on the board: Place it here).
-    const focused = this.panel.contains(document.activeElement) || this.pressedByKey;
+    const focused =
+      this.panel.contains(document.activeElement) ||
+      this.board.figure.contains(document.activeElement) ||
+      this.pressedByKey;
     this.keys = Object.assign({}, ...messages.map((message) => message.keys || {}));
+    // What the seat may touch is on the big board: the places of every message, over the
+    // seat's own drawing of this moment if one has it.
+    const own = messages.find((message) => message.board);
+    const places = messages.flatMap((message) => message.spots || []);
+    this.board.mine(own ? own.board : "", places, (data, button) => this.press(data, button));
+    this.swipes(Object.keys(this.keys).some((key) => key.startsWith("Arrow")));
+    const tray = messages.find((message) => message.tray);
+    this.tray.replaceChildren();
+    if (tray) this.tray.append(this.drawing(tray.tray));
     this.choices.replaceChildren(...messages.map((message) => this.message(message)));
     const first =
       this.choices.querySelector(".buttons button") || this.choices.querySelector("button");
-    if (first && focused) first.focus();
+    if (first && focused) first.focus({ preventScroll: true }); // the panel is in sight
   }
 
-  // The image made a board to touch: a button over each place the server names, placed in
-  // percent of the image so it stays on its cell at any width.
-  board(view, targets) {
-    const board = document.createElement("div");
-    board.className = "tapboard";
-    view.replaceWith(board);
-    board.append(view);
-    if (Object.keys(this.keys).some((key) => key.startsWith("Arrow"))) this.swipes(board);
-    for (const target of targets) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "target";
-      button.setAttribute("aria-label", target.label);
-      button.title = target.label;
-      button.dataset.choice = target.data;
-      Object.assign(button.style, {
-        left: `${target.left}%`,
-        top: `${target.top}%`,
-        width: `${target.width}%`,
-        height: `${target.height}%`,
-      });
-      button.addEventListener("click", () => this.press(target.data, button));
-      board.append(button);
-    }
+  drawing(text) {
+    const made = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+    return made instanceof SVGSVGElement ? document.importNode(made, true) : document.createTextNode("");
   }
 
   // A swipe across the board presses what its arrow key presses (sliding an official), when
-  // the server offers that key; a short touch stays a tap.
-  swipes(board) {
-    board.classList.add("swipes");
-    board.querySelector("img").draggable = false; // a drag of the picture is a swipe here
-    let start = null;
-    board.addEventListener("pointerdown", (event) => {
-      start = [event.clientX, event.clientY];
-    });
-    board.addEventListener("pointerup", (event) => {
-      if (!start) return;
-      const dx = event.clientX - start[0];
-      const dy = event.clientY - start[1];
-      start = null;
-      if (Math.max(Math.abs(dx), Math.abs(dy)) < 40) return;
-      const across = Math.abs(dx) > Math.abs(dy);
-      const key = across ? (dx > 0 ? "ArrowRight" : "ArrowLeft") : dy > 0 ? "ArrowDown" : "ArrowUp";
-      if (this.keys[key]) this.press(this.keys[key], board);
-    });
+  // the server offers that key; a short touch stays a tap. A touch that pans a zoomed board
+  // is the browser's (it ends in pointercancel), never a swipe.
+  swipes(on) {
+    this.board.figure.classList.toggle("swipes", on);
+  }
+
+  swiped(event) {
+    if (!this.start) return;
+    const dx = event.clientX - this.start[0];
+    const dy = event.clientY - this.start[1];
+    this.start = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 40) return;
+    const across = Math.abs(dx) > Math.abs(dy);
+    const key = across ? (dx > 0 ? "ArrowRight" : "ArrowLeft") : dy > 0 ? "ArrowDown" : "ArrowUp";
+    if (this.keys[key]) this.press(this.keys[key], this.board.figure);
   }
 
   message(message) {
     const made = this.template.content.firstElementChild.cloneNode(true);
     made.querySelector(".text").textContent = message.text;
     const view = made.querySelector(".view");
-    if (message.image) {
-      view.src = message.image;
-      if (message.targets && message.targets.length) this.board(view, message.targets);
-    } else view.remove();
+    // A picture only where the big board does not already show it all.
+    if (message.image && !message.board && !(message.spots || []).length) view.src = message.image;
+    else view.remove();
     const buttons = made.querySelector(".buttons");
     const rows = [...message.buttons];
     if (message.choices.length) rows.unshift(message.choices);

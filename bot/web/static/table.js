@@ -2,10 +2,12 @@
 // picture and choice comes from the server, which draws them from what the table's channel
 // sees, and a player's own from what their seat sees.
 
+import { Board } from "./board.js";
 import { Seat } from "./seat.js";
 import { launchData } from "./telegram.js";
 
 const main = document.getElementById("table");
+const board = main ? new Board(document.getElementById("figure")) : null;
 const connection = document.getElementById("connection");
 
 // A list's items, one per text, as text (never markup).
@@ -26,12 +28,8 @@ function show(state) {
   document.getElementById("status").textContent = state.text;
   listed("seats", state.seats);
   listed("story", state.log);
-  const figure = document.getElementById("figure");
-  const board = document.getElementById("board");
-  figure.hidden = !state.board;
-  if (state.board && board.getAttribute("src") !== state.board) {
-    board.setAttribute("src", state.board);
-  }
+  board.figure.hidden = !state.board;
+  board.show(state.board);
   main.dataset.version = String(state.version);
   main.dataset.over = String(state.over);
 }
@@ -98,5 +96,6 @@ async function token() {
 }
 
 if (main) {
-  token().then((seat) => listen(seat ? new Seat(main.dataset.base, seat) : null));
+  board.show(board.figure.dataset.board);
+  token().then((seat) => listen(seat ? new Seat(main.dataset.base, seat, board) : null));
 }
