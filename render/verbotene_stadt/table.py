@@ -16,25 +16,25 @@ which keeps an image within a few milliseconds. `table_image` draws the same in 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from engine.verbotene_stadt.board import DIRECTIONS, Board, Square
-from engine.verbotene_stadt.cards import COLOURS
+from engine.verbotene_stadt.board import Board, Square
 from engine.verbotene_stadt.view import SeatView
 
-from .. import paint, png
+from .. import paint, png, shapes
 from ..fonts import stamp, stamp_box
 from ..memo import ImageCache, image_bytes
 from ..texts import Translate, count, translator
+from . import art
 from . import palette as pal
 from . import texts as t
+from .art import DIE, board_origin, centre, door_of
+from .art import square_box as square_box  # the package's too
 from .panel import (
-    AXIS,
     CARD_H,
-    CARD_W,
     CELL,
     MARGIN,
     NAME_H,
@@ -47,25 +47,8 @@ from .panel import (
 )
 
 PAWN_R = 15
-DIE = 30
 
 Names = Mapping[str, str] | None
-
-
-def board_origin() -> tuple[int, int]:
-    return MARGIN + AXIS, TITLE_H + MARGIN + AXIS
-
-
-def square_box(sq: Square) -> tuple[int, int, int, int]:
-    """The pixels of square `sq` in a table image."""
-    ox, oy = board_origin()
-    x, y = sq
-    return ox + x * CELL, oy + y * CELL, ox + (x + 1) * CELL, oy + (y + 1) * CELL
-
-
-def centre(sq: Square) -> tuple[int, int]:
-    x0, y0, x1, y1 = square_box(sq)
-    return (x0 + x1) // 2, (y0 + y1) // 2
 
 
 @cache
@@ -78,102 +61,13 @@ def _static_indexed(board: Board) -> Image.Image:
 def _static(board: Board) -> Image.Image:
     """The board as printed: squares, roofs, pavilion floors and walls."""
     image = Image.new("RGB", size(board), pal.BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    for y in range(board.height):
-        for x in range(board.width):
-            sq = (x, y)
-            x0, y0, x1, y1 = square_box(sq)
-            kind = board.kind(sq)
-            if kind == "#":
-                draw.rectangle((x0, y0, x1, y1), fill=pal.ROOF)
-                for k in range(y0 + 8, y1, 10):
-                    draw.line((x0, k, x1, k), fill=pal.ROOF_LINE, width=2)
-            elif kind.isdigit():
-                colour = pal.cloth(COLOURS[int(kind)])
-                draw.rectangle((x0, y0, x1, y1), fill=pal.light(colour))
-            else:
-                fill = {"s": pal.START, "g": pal.GREY}.get(kind, pal.FLOOR)
-                draw.rectangle((x0, y0, x1, y1), fill=fill, outline=pal.FLOOR_LINE)
-                if kind == "g":
-                    draw.line((x0 + 4, y1 - 4, x1 - 4, y0 + 4), fill=pal.START, width=4)
-    for y in range(board.height):
-        for x in range(board.width):
-            sq = (x, y)
-            x0, y0, x1, y1 = square_box(sq)
-            edges = {"N": (x0, y0, x1, y0), "E": (x1, y0, x1, y1)}
-            edges |= {"S": (x0, y1, x1, y1), "W": (x0, y0, x0, y1)}
-            for d in DIRECTIONS:
-                if board.wall(sq, d):
-                    draw.line(edges[d], fill=pal.WALL, width=5)
-    for number in board.pavilions:
-        _outline(draw, board, number, pal.cloth(COLOURS[number]), 4, inset=4)
-        for sq, d in board.doors(number):
-            x0, y0, x1, y1 = edge(sq, d)
-            draw.line((x0, y0, x1, y1), fill=pal.DOOR, width=7)
+    shapes.draw(image, [*art.squares(board), *art.walls(board), art.frame(board)])
     ox, oy = board_origin()
-    draw.rectangle(
-        (ox - 3, oy - 3, ox + board.width * CELL + 3, oy + board.height * CELL + 3),
-        outline=pal.WALL,
-        width=6,
-    )
     for x in range(board.width):
         stamp(image, (ox + x * CELL + CELL // 2, oy - 9), str(x), 12, pal.MUTED, anchor="mb")
     for y in range(board.height):
         stamp(image, (ox - 9, oy + y * CELL + CELL // 2), str(y), 12, pal.MUTED, anchor="rm")
     return image
-
-
-def edge(sq: Square, direction: str) -> tuple[int, int, int, int]:
-    x0, y0, x1, y1 = square_box(sq)
-    return {
-        "N": (x0, y0, x1, y0),
-        "E": (x1, y0, x1, y1),
-        "S": (x0, y1, x1, y1),
-        "W": (x0, y0, x0, y1),
-    }[direction]
-
-
-_DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-_INSET = {"N": (0, 1, 0, 1), "E": (-1, 0, -1, 0), "S": (0, -1, 0, -1), "W": (1, 0, 1, 0)}
-
-
-def _outline(
-    draw: ImageDraw.ImageDraw, board: Board, number: int, colour: pal.RGB, width: int, inset: int
-) -> None:
-    """A line along the pavilion's outer edges, `inset` pixels inside it."""
-    own = set(board.pavilions[number])
-    for x, y in own:
-        for d in DIRECTIONS:
-            dx, dy = _DELTA[d]
-            if (x + dx, y + dy) in own:
-                continue
-            x0, y0, x1, y1 = edge((x, y), d)
-            ix0, iy0, ix1, iy1 = (k * inset for k in _INSET[d])
-            draw.line((x0 + ix0, y0 + iy0, x1 + ix1, y1 + iy1), fill=colour, width=width)
-
-
-def door_of(board: Board, sq: Square, pavilion: int) -> tuple[Square, str] | None:
-    """The door of `pavilion` beside `sq`, as (sq, direction), if there is one."""
-    own = board.pavilions.get(pavilion, ())
-    for d in DIRECTIONS:
-        dx, dy = _DELTA[d]
-        if (sq[0] + dx, sq[1] + dy) in own and not board.wall(sq, d):
-            return sq, d
-    return None
-
-
-def label_point(board: Board, number: int) -> tuple[int, int]:
-    """Where the pavilion's number and cards are written: the middle of its longest straight
-    row or column of squares (all of them for a square pavilion), clear of its walls."""
-    own = board.pavilions[number]
-    lines = [[sq for sq in own if sq[axis] == k] for axis in (0, 1) for k in {s[axis] for s in own}]
-    longest = max(len(line) for line in lines)
-    chosen = own if sum(len(line) == longest for line in lines) > 1 else max(lines, key=len)
-    centres = [centre(sq) for sq in chosen]
-    return (
-        sum(x for x, _ in centres) // len(centres),
-        sum(y for _, y in centres) // len(centres),
-    )
 
 
 def draw_pawn(image: Image.Image, centre: tuple[int, int], code: str, radius: int = PAWN_R) -> None:
@@ -208,96 +102,31 @@ def _lone_pawn(
     middle = (PAWN_SPRITE * radius, PAWN_SPRITE * radius)
     grounds = [paint.canvas((side, side), colour, canvas) for colour in (pal.TEXT, pal.OPEN)]
     for ground in grounds:
-        _pawn_shapes(paint.Draw(ground), middle, code, radius)
+        shapes.draw(ground, art.pawn(middle, code, radius))
     first, second = (ground.tobytes() for ground in grounds)  # two entries of the palette
     alike = bytes(255 if a == b else 0 for a, b in zip(first, second, strict=True))
     mask = Image.frombytes("L", (side, side), alike).point(lambda v: v, "1")
-    xy, text, size, _ = _pawn_text(middle, code, radius)
-    box = stamp_box(xy, text, size, bold=True, anchor="mm")
+    letters = art.letters(middle, code, radius)
+    box = stamp_box(letters.xy, code, round(letters.size), bold=True, anchor=letters.anchor)
     if box is not None and mask.crop(box).getextrema() != (255, 255):
         return None
     sprite = grounds[0]
-    _draw_letters(sprite, middle, code, radius)
+    shapes.draw(sprite, [letters], stamped=True)
     return sprite, mask
 
 
 def _draw_pawn(image: Image.Image, centre: tuple[int, int], code: str, radius: int) -> None:
-    _pawn_shapes(paint.Draw(image), centre, code, radius)
-    _draw_letters(image, centre, code, radius)
-
-
-def _pawn_shapes(
-    draw: ImageDraw.ImageDraw, centre: tuple[int, int], code: str, radius: int
-) -> None:
-    cx, cy = centre
-    hat, robe = pal.OFFICIAL[code[0]], pal.OFFICIAL[code[1]]
-    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=robe, outline=(0, 0, 0))
-    cap = radius * 0.62
-    top = cy - radius - 2
-    draw.chord((cx - cap, top, cx + cap, top + cap * 1.6), 180, 360, fill=hat, outline=(0, 0, 0))
-
-
-def _pawn_text(
-    centre: tuple[int, int], code: str, radius: int
-) -> tuple[tuple[float, float], str, int, tuple[int, int, int]]:
-    cx, cy = centre
-    ink = pal.ink_on(pal.OFFICIAL[code[1]])
-    return (cx, cy + radius * 0.3), code, max(9, radius * 3 // 4), ink
-
-
-def _draw_letters(image: Image.Image, centre: tuple[int, int], code: str, radius: int) -> None:
-    xy, text, size, ink = _pawn_text(centre, code, radius)
-    stamp(image, xy, text, size, ink, bold=True, anchor="mm")
-
-
-def _draw_path(
-    draw: ImageDraw.ImageDraw, path: Sequence[Square], door: tuple[Square, str] | None
-) -> None:
-    """The last move: its first and last squares framed (a one-square move stays visible), a
-    line through the squares where it turned, a dot where it stopped; an entry ends on the door
-    it went through."""
-    points = [centre(sq) for sq in path]
-    for sq in (path[0], path[-1]) if len(path) >= 2 else ():
-        x0, y0, x1, y1 = square_box(sq)
-        draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=pal.PATH, width=3)
-    if door is not None:
-        x0, y0, x1, y1 = edge(*door)
-        points.append(((x0 + x1) // 2, (y0 + y1) // 2))
-    if len(points) >= 2:
-        draw.line(points, fill=pal.PATH, width=6, joint="curve")
-        ex, ey = points[-1]
-        draw.ellipse((ex - 7, ey - 7, ex + 7, ey + 7), fill=pal.PATH)
-        sx, sy = points[0]
-        draw.ellipse((sx - 6, sy - 6, sx + 6, sy + 6), outline=pal.PATH, width=3)
+    shapes.draw(image, [*art.pawn(centre, code, radius), art.letters(centre, code, radius)],
+                stamped=True)  # fmt: skip
 
 
 def _draw_card(image: Image.Image, xy: tuple[int, int], card: str, tr: Translate) -> None:
-    draw = paint.Draw(image)
-    colour = pal.cloth(COLOURS[int(card[0])])
-    x, y = xy
-    draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 4, fill=colour, outline=pal.TEXT)
-    piece = tr(t.PIECE_LETTER[card[1]])
-    stamp(image, (x + CARD_W / 2, y + 11), piece, 13, pal.ink_on(colour), bold=True, anchor="mm")
-    stamp(image, (x + CARD_W / 2, y + 25), card[0], 10, pal.ink_on(colour), anchor="mm")
+    shapes.draw(image, art.card(xy, card, tr(t.PIECE_LETTER[card[1]])), stamped=True)
 
 
 def _die(image: Image.Image, xy: tuple[int, int], face: str, number: int | None = None) -> None:
-    """A die as rolled: the blue die shows its number, a fate die its face's colour and symbol."""
-    draw = paint.Draw(image)
-    x, y = xy
-    colour = pal.BLUE_DIE if number is not None else pal.FACE.get(face, pal.MUTED)
-    draw.rounded_rectangle((x, y, x + DIE, y + DIE), 6, fill=colour, outline=pal.TEXT, width=2)
-    cx, cy = x + DIE / 2, y + DIE / 2
-    ink = pal.ink_on(colour)
-    if number is not None:
-        stamp(image, (cx, cy), str(number), 17, ink, bold=True, anchor="mm")
-    elif face == "black":
-        draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=ink)
-    elif face == "dragon":
-        stamp(image, (cx, cy), "龍", 18, ink, anchor="mm", seal=True)
-    elif face == "pavilion":
-        draw.polygon([(cx - 9, cy - 1), (cx, cy - 10), (cx + 9, cy - 1)], fill=ink)
-        draw.rectangle((cx - 6, cy - 1, cx + 6, cy + 9), fill=ink)
+    """A die as rolled (`art.die`)."""
+    shapes.draw(image, art.die(xy, face, number), stamped=True)
 
 
 def _name(names: Names, seat: str) -> str:
@@ -328,7 +157,6 @@ def table_image(
     else:
         image = Image.new("RGB", (static.width, plan.height), pal.BACKGROUND)
         image.paste(static, (0, 0))
-    draw = paint.Draw(image)
     # Title and status
     stamp(image, (MARGIN, TITLE_H // 2), tr_(t.TITLE), 24, pal.TEXT, bold=True, anchor="lm")
     stamp(
@@ -339,41 +167,23 @@ def table_image(
         pal.MUTED,
         anchor="rm",
     )
-    # Pavilions: number, cards left, the open one
+    # Pavilions: number, cards left, the open one; the last move's path, under the pawns
+    drawn: list[shapes.Shape] = []
     for number in board.pavilions:
-        colour = pal.cloth(COLOURS[number])
         if number == view.open_pavilion:
-            _outline(draw, board, number, pal.OPEN, 7, inset=-1)
-        cx, cy = label_point(board, number)
-        stamp(
-            image,
-            (cx, cy - 7),
-            str(number),
-            20,
-            pal.ink_on(pal.light(colour)),
-            bold=True,
-            anchor="mm",
-        )
-        left = view.pile_sizes.get(number, 0)
-        for k in range(3):
-            dx = cx - 9 + k * 9
-            box = (dx - 3, cy + 6, dx + 3, cy + 12)
-            if k < left:
-                draw.rectangle(box, fill=colour, outline=pal.WALL)
-            else:
-                draw.rectangle(box, outline=pal.MUTED)
-    # The last move's path, under the pawns
+            drawn.extend(art.open_ring(board, number))
+        drawn.extend(art.pavilion(board, number, view.pile_sizes.get(number, 0)))
     last = view.last_move
     if last is not None:
         path: list[Square] = [(x, y) for x, y in last.path]
         door = door_of(board, path[-1], last.entered) if last.entered is not None else None
-        _draw_path(draw, path, door)
+        drawn.extend(art.path(path, door, last.official))
+    shapes.draw(image, drawn, stamped=True)
     bribe = view.bribe
     for code, sq in view.officials.items():
         middle = centre((sq[0], sq[1]))
         if code == bribe:
-            cx, cy = middle
-            draw.ellipse((cx - 19, cy - 19, cx + 19, cy + 19), outline=pal.BRIBE, width=4)
+            shapes.draw(image, [art.bribe_ring(middle)])
         draw_pawn(image, middle, code)
     _panel(image, view, names, tr_, plan)
     return image
