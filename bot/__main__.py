@@ -13,12 +13,12 @@ import sys
 from collections.abc import Coroutine
 from typing import Any
 
-from pydantic import SecretStr
+from pydantic import SecretStr, ValidationError
 
 from . import heap
 from . import loop as event_loop
 from .compat import fix_wait_for
-from .config import Settings
+from .config import Settings, refusal
 from .console_secret import console_secret
 from .load.cli import add_load, add_worker, run_load, run_worker
 from .logs import install as install_logging
@@ -151,7 +151,13 @@ def parser() -> argparse.ArgumentParser:
     )
     web_bench.add_argument("--moves", type=int, default=30, help="timed moves each way")
     web_bench.add_argument(
-        "--pages", type=int, default=2000, help="event streams held open on one process"
+        "--pages", type=int, default=10000, help="event streams held open on one process"
+    )
+    web_bench.add_argument(
+        "--watchers",
+        type=int,
+        default=3000,
+        help="pages watching the table whose moves are timed to their answer",
     )
     ratings = sub.add_parser(
         "ratings",
@@ -177,11 +183,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "web-bench":
         from .web_bench import main as run_web_bench
 
-        run_web_bench(args.moves, args.pages)
+        run_web_bench(args.moves, args.pages, args.watchers)
         return 0
     if args.command == "load-worker":
         return run_worker(args)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:  # a setting it cannot start with: one line that says so
+        print(f"fc-bot: {refusal(error)}", file=sys.stderr)
+        return 1
     install_logging(settings, "%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         if args.command == "ratings":

@@ -42,8 +42,8 @@ LEVEL_WORDS = (N_("easy"), N_("normal"), N_("hard"))
 # Lines of `/fc help` at a table whose game computer players know.
 HELP = (
     N_(
-        "addbot [easy|normal|hard] / removebot [n]: seat or remove a computer player before the "
-        "start (the creator); new ... bots:N seats N at once"
+        "bot add [easy|normal|hard] / bot remove [n]: seat or remove a computer player before "
+        "the start (the creator); new ... bots:N seats N at once"
     ),
     N_("vote bot: a computer player plays for the late player until they type /fc back"),
 )

@@ -12,12 +12,26 @@ from datetime import timedelta
 from enum import StrEnum
 from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BeforeValidator, Field, SecretStr, field_validator, model_validator
+from pydantic import (
+    BeforeValidator,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-__all__ = ["Duration", "Language", "LogLevel", "Settings", "parse_duration"]
+__all__ = ["Duration", "Language", "LogLevel", "Settings", "parse_duration", "refusal"]
+
+# What Telegram's setWebhook accepts (a local Bot API server, `TELEGRAM_BASE_URL`, takes any
+# http(s) URL and port): https on one of these ports, and a secret of 1-256 of these.
+TELEGRAM_API_HOST: Final = "api.telegram.org"
+WEBHOOK_PORTS: Final = (443, 80, 88, 8443)
+WEBHOOK_SECRET: Final = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 class Language(StrEnum):
@@ -205,11 +219,20 @@ class Settings(BaseSettings):
                 raise ValueError("DISCORD_SHARD_IDS must be distinct, from 0 to the count - 1")
         if self.telegram_webhook_url is not None and self.telegram_webhook_secret is None:
             raise ValueError("TELEGRAM_WEBHOOK_URL needs TELEGRAM_WEBHOOK_SECRET")
+        if self.telegram_webhook_url is not None:
+            _telegram_takes(self.telegram_webhook_url, self.telegram_base_url)
         if self.discord_activity and (
             self.discord_client_id is None or self.discord_client_secret is None
         ):
             raise ValueError("DISCORD_ACTIVITY needs DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET")
         return self
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
+            raise ValueError("must be 1 to 256 of A-Z a-z 0-9 _ -, the only ones Telegram sends")
+        return value
 
     @field_validator("default_language", mode="before")
     @classmethod
@@ -248,3 +271,34 @@ class Settings(BaseSettings):
         ):
             raise ValueError("must start with redis://, rediss:// or unix://")
         return value
+
+
+def _telegram_takes(url: str, api: str) -> None:
+    """Refuses a webhook URL Telegram's setWebhook would refuse (only at start-up, then, not
+    at the first update that never comes)."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError("TELEGRAM_WEBHOOK_URL has a port that is no number") from None
+    if not parts.hostname:
+        raise ValueError("TELEGRAM_WEBHOOK_URL needs a host name")
+    if urlsplit(api).hostname != TELEGRAM_API_HOST:
+        return  # a local Bot API server posts to any http(s) URL and port
+    if parts.scheme != "https":
+        raise ValueError("TELEGRAM_WEBHOOK_URL must be https: Telegram posts to nothing else")
+    if port is not None and port not in WEBHOOK_PORTS:
+        raise ValueError(
+            f"TELEGRAM_WEBHOOK_URL's port must be 443, 80, 88 or 8443 for Telegram, not {port}"
+        )
+
+
+def refusal(error: ValidationError) -> str:
+    """Settings the bot cannot start with, in one line (no traceback), each problem named by
+    its variable; values are never repeated, since some are secrets."""
+    problems = []
+    for item in error.errors(include_url=False, include_input=False):
+        message = str(item["msg"]).removeprefix("Value error, ")
+        names = [str(part).upper() for part in item["loc"] if isinstance(part, str)]
+        problems.append(f"{names[0]}: {message}" if names else message)
+    return "; ".join(problems)

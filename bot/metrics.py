@@ -2,8 +2,9 @@
 
 One registry for the process. The service counts actions and errors and times commands and
 computer players' searches; the deadline poller counts what fell due and how late, and how
-many its last poll left due; adapters report how many messages wait to go out. Every
-process of a deployment is scraped on its own.
+many its last poll left due; adapters report how many messages wait to go out, and how many
+fewer a busy chat got by coalescing what waited for it (never by dropping any). Every process
+of a deployment is scraped on its own.
 """
 
 from __future__ import annotations
@@ -71,6 +72,14 @@ DRAWING = Counter(
 QUEUED = Gauge(
     "fc_outgoing_queued",
     "Messages waiting to be sent, per platform",
+    ["platform"],
+    registry=REGISTRY,
+)
+
+COALESCED = Counter(
+    "fc_outgoing_coalesced",
+    "Messages a busy chat was spared, per platform: waiting texts joined into one, older "
+    "pictures of its table left out for the newest (their words kept)",
     ["platform"],
     registry=REGISTRY,
 )

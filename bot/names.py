@@ -11,6 +11,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
+from .lengths import cut
+
 MAX_NAME: Final = 32  # Discord's own limit for a display name
 FALLBACK: Final = "Player"  # a name with nothing visible left in it
 # Joiners shape Persian and Indic words and join emoji sequences: invisible but meaningful.
@@ -28,8 +30,7 @@ def clean_name(raw: str, fallback: str = FALLBACK, *, longest: int = MAX_NAME) -
         elif unicodedata.category(char)[0] != "C" or char in JOINERS:
             kept.append(char)
     text = " ".join("".join(kept).split())
-    if len(text) > longest:
-        text = text[: longest - 1].rstrip() + "…"
+    text = cut(text, longest)
     if not any(unicodedata.category(char)[0] in "LNPS" for char in text):
         return fallback
     return text

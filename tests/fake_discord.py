@@ -19,6 +19,13 @@ with their own messages. An archived thread refuses messages with 50083 until it
 unknown channel (10003). Discord sends bots no thread events without the guilds intent, which
 this bot does without: it learns of them when it posts. `delete_thread` deletes one as a
 moderator does, and `manage_threads` False takes Manage Threads from the bot.
+
+A command sync Discord would refuse (more than 25 subcommands, a name or description too
+long, see `command_problems`) is refused with 400, as Discord does, so the bot fails to start.
+
+A channel (or DM channel) made `busy` answers its next posts with Discord's 429, as a channel
+whose rate limit others use up does: `retry_after` in the body and the `Retry-After` header,
+through Discord's proxy (`Via`), so discord.py waits and retries as it does with Discord.
 """
 
 from __future__ import annotations
@@ -27,8 +34,10 @@ import asyncio
 import io
 import itertools
 import json
+import re
 import secrets
 import time
+import unicodedata
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -102,6 +111,10 @@ class Sent:
     components: list[Json]
     payload: Json
     interaction: Interaction | None = None
+    # Whom Discord notifies for it: "user:<id>", "role:<id>", "everyone" (`pinged`), and the
+    # `allowed_mentions` the bot sent with it (None: left out, which lets every mention ping).
+    pings: frozenset[str] = frozenset()
+    allowed_mentions: Json | None = None
 
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.walk() if "custom_id" in c]
@@ -187,6 +200,8 @@ class FakeDiscord:
         self.intents: dict[int, int] = {}  # shard id -> the intents its IDENTIFY asked for
         self.posting = asyncio.Event()  # cleared: channel posts wait (a slow or limited API)
         self.posting.set()
+        self.busy: dict[int, int] = {}  # channel id -> how many more posts get a 429
+        self.retry_after = 0.05  # seconds a busy channel's 429 asks for
         self.sequence = itertools.count(2)
         self.base = ""
         self._old_base = discord.http.Route.BASE
@@ -261,6 +276,9 @@ class FakeDiscord:
         if method == "GET" and path == "/oauth2/applications/@me":
             return _json(self._application())
         if method == "PUT" and parts[0] == "applications" and parts[-1] == "commands":
+            problems = command_problems(body)
+            if problems:  # as Discord refuses the whole sync, which fails the bot's start
+                return _error(400, INVALID_FORM, "Invalid Form Body: " + "; ".join(problems))
             self.commands = [
                 {**c, "id": str(next(self.ids)), "application_id": str(self.app_id), "version": "1"}
                 for c in body
@@ -278,6 +296,9 @@ class FakeDiscord:
             self.dm_channels[channel_id] = recipient
             return _json(self._dm_channel(channel_id, recipient))
         if method == "POST" and parts[0] == "channels" and parts[-1] == "messages":
+            if self.busy.get(int(parts[1]), 0) > 0:
+                self.busy[int(parts[1])] -= 1
+                return self._rate_limited()
             await self.posting.wait()
             return self._channel_message(int(parts[1]), body, files)
         if method == "POST" and parts[0] == "channels" and parts[-1] == "threads":
@@ -435,6 +456,13 @@ class FakeDiscord:
         self.unexpected.append((method, f"/channels/{thread.id}: {body}"))
         return _error(400, 0, "not done by the fake")
 
+    def _rate_limited(self) -> web.Response:
+        """Discord's 429 for a route whose limit is used up (not the global one)."""
+        body = {"message": "You are being rate limited.", "retry_after": self.retry_after}
+        response = _json({**body, "global": False, "code": 0}, status=429)
+        response.headers.update({"Retry-After": str(self.retry_after), "Via": "1.1 google"})
+        return response
+
     def _channel_message(self, channel_id: int, body: Json, files: list[Any]) -> web.Response:
         thread = self.threads.get(channel_id)
         if thread is not None and thread.deleted:
@@ -569,6 +597,8 @@ class FakeDiscord:
             components=payload["components"],
             payload=payload,
             interaction=interaction,
+            pings=pinged(payload["content"], body.get("allowed_mentions")),
+            allowed_mentions=body.get("allowed_mentions"),
         )
         self.sent.append(sent)
         return sent
@@ -686,7 +716,7 @@ class FakeDiscord:
 
     def command_payload(self, user: Person, subcommand: str, /, **options: Value) -> Json:
         """`/fc <subcommand> option:value ...` typed in the game channel (a `Person` value is
-        a user picked for a user option)."""
+        a user picked for a user option); `subcommand` may name one of a group: "bot add"."""
         return self._command(user, subcommand, options, dm=False)
 
     def thread_command_payload(
@@ -718,6 +748,9 @@ class FakeDiscord:
                 }
                 for k, v in options.items()
             ]
+        group, _, name = subcommand.rpartition(" ")
+        if group:  # a subcommand of a group: the group is the option that holds it
+            sub = {"type": 2, "name": group, "options": [{**sub, "name": name}]}
         data = self._command_data([sub])
         picked = [v for v in options.values() if isinstance(v, Person)]
         if picked:
@@ -757,6 +790,125 @@ class FakeDiscord:
 
     def last_interaction(self) -> Interaction:
         return list(self.interactions.values())[-1]
+
+
+# Mention syntax in a message's content; a backslash before it shows it as text instead.
+_USER_MENTION = re.compile(r"(?<!\\)<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"(?<!\\)<@&(\d+)>")
+_EVERYONE = re.compile(r"(?<!\\)@(?:everyone|here)")
+
+
+def pinged(content: str, allowed: Json | None) -> frozenset[str]:
+    """Whom Discord notifies for a message: the mentions in its content that its
+    `allowed_mentions` lets through (every kind of them when it is left out)."""
+    parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse", []))
+    listed = {} if allowed is None else allowed
+    users = set(_USER_MENTION.findall(content))
+    roles = set(_ROLE_MENTION.findall(content))
+    if "users" not in parse:
+        users &= {str(u) for u in listed.get("users", [])}
+    if "roles" not in parse:
+        roles &= {str(r) for r in listed.get("roles", [])}
+    everyone = {"everyone"} if "everyone" in parse and _EVERYONE.search(content) else set()
+    return frozenset({f"user:{u}" for u in users} | {f"role:{r}" for r in roles} | everyone)
+
+
+INVALID_FORM = 50035  # Discord's code for a request body it refuses
+COMMANDS_AT_MOST = 100  # global chat-input commands of an application
+OPTIONS_AT_MOST = 25  # options of one level (subcommands, groups, parameters), choices too
+NAME_AT_MOST = 32
+TEXT_AT_MOST = 100  # a description, a choice's name, a string choice's value
+COMMAND_AT_MOST = 4000  # a command's names, descriptions and values, summed
+
+
+def command_problems(commands: list[Json]) -> list[str]:
+    """What Discord refuses in a bulk overwrite of commands, as Discord's documentation of
+    application commands states it (an empty list if nothing). Lengths are characters (code
+    points); a localized name or description follows the rules of the default one, and the
+    combined size counts each field at its longest localization."""
+    problems = [] if len(commands) <= COMMANDS_AT_MOST else [f"{len(commands)} commands"]
+    for command in commands:
+        where = f"/{command.get('name', '?')}"
+        problems += _item_problems(command, where)
+        problems += _level_problems(command.get("options", []), where, "command")
+        size = _size(command)
+        if size > COMMAND_AT_MOST:
+            problems.append(f"{where}: {size} characters in all (at most {COMMAND_AT_MOST})")
+    return problems
+
+
+def _valid_name(text: object) -> bool:
+    """1 to 32 letters, digits, `-`, `_` or `'`, in lowercase where a letter has a case."""
+    return (
+        isinstance(text, str)
+        and 0 < len(text) <= NAME_AT_MOST
+        and text == text.lower()
+        and all(c in "-_'" or unicodedata.category(c)[0] in "LN" for c in text)
+    )
+
+
+def _item_problems(item: Json, where: str) -> list[str]:
+    problems = []
+    for name in [item.get("name"), *(item.get("name_localizations") or {}).values()]:
+        if not _valid_name(name):
+            problems.append(f"{where}: name {name!r}")
+    texts = [item.get("description"), *(item.get("description_localizations") or {}).values()]
+    for text in texts:
+        if not isinstance(text, str) or not 0 < len(text) <= TEXT_AT_MOST:
+            problems.append(f"{where}: description {text!r}")
+    return problems
+
+
+def _level_problems(options: list[Json], where: str, parent: str) -> list[str]:
+    """One level of options: a command's, a subcommand group's or a subcommand's."""
+    problems = [] if len(options) <= OPTIONS_AT_MOST else [f"{where}: {len(options)} options"]
+    names = [o.get("name") for o in options]
+    if len(set(names)) != len(names):
+        problems.append(f"{where}: names twice among {names}")
+    kinds = {o.get("type") in (1, 2) for o in options}
+    if len(kinds) > 1:
+        problems.append(f"{where}: subcommands mixed with other options")
+    required = [bool(o.get("required")) for o in options]
+    if required != sorted(required, reverse=True):
+        problems.append(f"{where}: a required option after an optional one")
+    for option in options:
+        inner = f"{where} {option.get('name', '?')}"
+        problems += _item_problems(option, inner)
+        kind = option.get("type")
+        if kind == 2 and parent != "command":
+            problems.append(f"{inner}: a group inside a group")
+        if parent == "group" and kind != 1:
+            problems.append(f"{inner}: a group holds subcommands only")
+        if kind == 1 and parent == "subcommand":
+            problems.append(f"{inner}: a subcommand inside a subcommand")
+        if kind in (1, 2):
+            inside = "group" if kind == 2 else "subcommand"
+            problems += _level_problems(option.get("options", []), inner, inside)
+        choices = option.get("choices", [])
+        if len(choices) > OPTIONS_AT_MOST:
+            problems.append(f"{inner}: {len(choices)} choices")
+        for choice in choices:
+            labels = [choice.get("name"), *(choice.get("name_localizations") or {}).values()]
+            if not all(isinstance(t, str) and 0 < len(t) <= TEXT_AT_MOST for t in labels):
+                problems.append(f"{inner}: choice {labels!r}")
+            value = choice.get("value")
+            if isinstance(value, str) and not 0 < len(value) <= TEXT_AT_MOST:
+                problems.append(f"{inner}: choice value {value!r}")
+    return problems
+
+
+def _size(item: Json) -> int:
+    """The characters Discord counts of an item: its name, description and value, each at its
+    longest localization, and those of its options and choices."""
+    size = 0
+    for field_name in ("name", "description"):
+        texts = [item.get(field_name), *(item.get(f"{field_name}_localizations") or {}).values()]
+        size += max((len(t) for t in texts if isinstance(t, str)), default=0)
+    if "value" in item:
+        size += len(str(item["value"]))
+    return size + sum(
+        _size(inner) for inner in [*item.get("options", []), *item.get("choices", [])]
+    )
 
 
 def _json(data: Any, status: int = 200) -> web.Response:

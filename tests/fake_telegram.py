@@ -5,7 +5,9 @@ them, and records every call (chat, text or caption, the bytes and name of a pho
 animation or a document, keyboard). Users listed in
 `unreachable` have never opened the bot: sending to their private chat fails with the 403
 Telegram returns for that. A chat can be `flood`ed: until the flood ends every message to it
-gets Telegram's 429 with a `retry_after`; a group `migrated` to a supergroup refuses messages
+gets Telegram's 429 with a `retry_after`; a chat can be `pace`d instead, as Telegram paces a
+group (about 20 messages a minute): past that a message gets the 429, with the whole seconds
+until one more may go (off unless asked for); a group `migrated` to a supergroup refuses messages
 with the new chat's id; a `failing` chat gets 502s for a while. A chat in `forums` is a forum
 supergroup with `topics` (`create_topic`, or the bot's `createForumTopic`): a message sent with
 a `message_thread_id` goes to that topic, one without it to General; a closed topic refuses
@@ -25,6 +27,7 @@ import contextlib
 import html
 import itertools
 import json
+import math
 import mimetypes
 import re
 import time
@@ -200,6 +203,7 @@ class FakeBotApi:
         self.unreachable: set[int] = set()  # users who never opened the private chat
         self.admins: set[tuple[int, int]] = set()  # (chat id, user id)
         self.floods: dict[int, tuple[float, float]] = {}  # chat id -> (end, retry_after)
+        self.paces: dict[int, tuple[int, float]] = {}  # chat id -> (messages, per minute of s)
         self.migrated: dict[int, int] = {}  # group id -> the supergroup it became
         self.failing: dict[int, int] = {}  # chat id -> how many more calls fail with 502
         self.forums: set[int] = set()  # forum supergroups
@@ -304,7 +308,31 @@ class FakeBotApi:
         if time.monotonic() < end:
             description = f"Too Many Requests: retry after {retry_after}"
             return 429, description, {"retry_after": retry_after}
+        if chat_id in self.paces:
+            return self._paced(call, chat_id, *self.paces[chat_id])
         return None
+
+    def _paced(
+        self, call: Call, chat_id: int, messages: int, minute: float
+    ) -> tuple[int, str, dict[str, Any]] | None:
+        """The 429 for one message too many in a minute, if it is: its `retry_after` is the
+        whole seconds (of this minute) until the oldest of that minute's messages is older."""
+        now = time.monotonic()
+        recent = [
+            c.at
+            for c in self.calls
+            if c is not call
+            and c.chat_id == chat_id
+            and c.method in SENDS
+            and c.result is not None
+            and c.at > now - minute
+        ]
+        if len(recent) < messages:
+            return None
+        second = minute / 60
+        seconds = max(1, math.ceil((sorted(recent)[-messages] + minute - now) / second))
+        description = f"Too Many Requests: retry after {seconds}"
+        return 429, description, {"retry_after": seconds * second}
 
     def flood(self, chat_id: int, seconds: float | None, retry_after: float) -> None:
         """Refuse messages to `chat_id` for `seconds` from now with 429 and `retry_after`
@@ -316,6 +344,13 @@ class FakeBotApi:
 
     def end_flood(self, chat_id: int) -> None:
         self.floods.pop(chat_id, None)
+
+    def pace(self, chat_id: int, messages: int = 20, minute: float = 60.0) -> None:
+        """Let at most `messages` a minute reach `chat_id`, as Telegram lets a group have about
+        20: one more gets 429 and the whole seconds to wait. `minute` is how many seconds a
+        minute lasts here (a second a sixtieth of it): shorter, a test floods a chat for minutes
+        of this time in a few seconds."""
+        self.paces[chat_id] = (messages, minute)
 
     def refused(self, chat_id: int) -> int:
         """Messages to `chat_id` refused so far (floods, 502s, ...)."""
@@ -343,7 +378,7 @@ class FakeBotApi:
         text = call.params.get("text", "")
         if not text.strip():
             return 400, "Bad Request: message text is empty"
-        if len(text) > 4096:
+        if _utf16_length(text) > 4096:  # Telegram counts UTF-16 units, as it does below
             return 400, "Bad Request: message is too long"
         return self._message(call, text=text)
 
@@ -351,7 +386,7 @@ class FakeBotApi:
         if not call.photo:
             return 400, "Bad Request: there is no photo in the request"
         caption = call.params.get("caption")
-        if caption is not None and len(caption) > 1024:
+        if caption is not None and _utf16_length(caption) > 1024:
             return 400, "Bad Request: message caption is too long"
         size = {"width": 1, "height": 1, "file_size": len(call.photo)}
         photo = [{"file_id": f"p{len(self.calls)}", "file_unique_id": "u", **size}]
@@ -372,7 +407,7 @@ class FakeBotApi:
         if not data:
             return 400, f"Bad Request: there is no {kind} in the request"
         caption = call.params.get("caption")
-        if caption is not None and len(caption) > 1024:
+        if caption is not None and _utf16_length(caption) > 1024:
             return 400, "Bad Request: message caption is too long"
         name = call.filenames.get(kind, "")
         mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
@@ -391,7 +426,7 @@ class FakeBotApi:
         return self._message(call, **content)
 
     async def _api_answerCallbackQuery(self, call: Call) -> tuple[int, Any]:
-        if len(call.params.get("text", "")) > 200:
+        if _utf16_length(call.params.get("text", "")) > 200:
             return 400, "Bad Request: MESSAGE_TOO_LONG"
         return 200, True
 
@@ -618,16 +653,21 @@ class Harness:
     @classmethod
     @asynccontextmanager
     async def running(
-        cls, api: FakeBotApi, service: GameServiceApi, *, production_limits: bool = False
+        cls,
+        api: FakeBotApi,
+        service: GameServiceApi,
+        *,
+        production_limits: bool = False,
+        rate_limiter: AIORateLimiter | None = None,
     ) -> AsyncIterator[Harness]:
         """Initialised (getMe done) and without rate limits, so a whole game runs quickly,
-        or with the limits the bot runs with; fails the test if a handler raised."""
+        or with the limits the bot runs with, or with `rate_limiter` (the bot's limits on a
+        test's shorter clock); fails the test if a handler raised."""
+        unlimited = AIORateLimiter(overall_max_rate=0, group_max_rate=0)
         app = build_application(
             settings_for(api),
             service,
-            rate_limiter=None
-            if production_limits
-            else AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+            rate_limiter=rate_limiter or (None if production_limits else unlimited),
             deadline_interval=0,
         )
         harness = cls(app, api)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from bot.__main__ import main
 from bot.config import Language, Settings
 
 VARIABLES = [
@@ -215,6 +216,68 @@ def test_a_webhook_needs_its_secret(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", "bot.example/tg")
     with pytest.raises(ValidationError):
         Settings()
+
+
+@pytest.mark.parametrize(
+    ("url", "secret", "said"),
+    [
+        (
+            "http://bot.example/tg",
+            "s3cret",
+            "TELEGRAM_WEBHOOK_URL must be https: Telegram posts to nothing else",
+        ),
+        (
+            "https://bot.example:8080/tg",
+            "s3cret",
+            "TELEGRAM_WEBHOOK_URL's port must be 443, 80, 88 or 8443 for Telegram, not 8080",
+        ),
+        (
+            "https://bot.example:84x/tg",
+            "s3cret",
+            "TELEGRAM_WEBHOOK_URL has a port that is no number",
+        ),
+        ("https:///tg", "s3cret", "TELEGRAM_WEBHOOK_URL needs a host name"),
+        (
+            "https://bot.example/tg",
+            "s3cret!",
+            "TELEGRAM_WEBHOOK_SECRET: must be 1 to 256 of A-Z a-z 0-9 _ -, the only ones "
+            "Telegram sends",
+        ),
+        (
+            "https://bot.example/tg",
+            "x" * 257,
+            "TELEGRAM_WEBHOOK_SECRET: must be 1 to 256 of A-Z a-z 0-9 _ -, the only ones "
+            "Telegram sends",
+        ),
+    ],
+)
+def test_a_webhook_telegram_refuses_stops_the_start_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    url: str,
+    secret: str,
+    said: str,
+) -> None:
+    """Telegram's setWebhook takes https only, on 443, 80, 88 or 8443, with a secret of 1-256
+    of A-Z a-z 0-9 _ -: anything else is said at start-up, not found when no update comes.
+    The secret itself is never printed."""
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", url)
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_SECRET", secret)
+    assert main([]) == 1
+    out = capsys.readouterr()
+    assert (out.out, out.err) == ("", f"fc-bot: {said}\n")
+
+
+def test_a_webhook_telegram_takes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_SECRET", "A-z_09" + "x" * 250)  # 256, the most
+    for url in ("https://bot.example/tg", "https://bot.example:8443/tg", "https://b.example:88"):
+        monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", url)
+        assert Settings().telegram_webhook_url == url
+    # A local Bot API server (`telegram-bot-api --local`) posts to any http URL and port.
+    monkeypatch.setenv("TELEGRAM_BASE_URL", "http://127.0.0.1:8081/bot")
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", "http://127.0.0.1:9000/tg")
+    assert Settings().telegram_webhook_url == "http://127.0.0.1:9000/tg"
 
 
 def test_the_polling_lease(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -114,8 +114,8 @@ async def test_login_syncs_the_fc_group(fake: FakeDiscord, client: FcClient) -> 
     subcommands = {o["name"]: o for o in fake.commands[0]["options"]}
     assert set(subcommands) == {
         "new", "join", "leave", "start", "play", "hand", "board", "status", "web",
-        "rules", "abort", "lang", "notify", "games", "help", "vote", "addbot", "removebot",
-        "back", "stats", "top", "history", "replay", "export", "forget",
+        "rules", "abort", "lang", "notify", "games", "help", "vote", "bot", "back",
+        "stats", "top", "history", "replay", "export", "forget",
     }  # fmt: skip
     play = {o["name"]: o for o in subcommands["play"]["options"]}
     assert play["spot"]["autocomplete"] is True and play["spot"]["required"] is True
@@ -458,6 +458,26 @@ async def test_blocked_turn_notice_tells_the_channel(
     assert fake.dms(BOB) == []
 
 
+async def test_a_busy_channel_gets_its_post_after_discord_py_gives_up_and_the_reply_goes_on(
+    fake: FakeDiscord, client: FcClient, service: Scripted, caplog: pytest.LogCaptureFixture
+) -> None:
+    """discord.py waits out five 429s itself, then raises: nothing may be dropped for that."""
+    busy = 12  # Discord says 429 to more than twice discord.py's five tries
+    fake.busy[fake.channel_id] = busy
+    service.reply = Reply(
+        public=[Message("Alice played", image=png())],
+        direct=[Direct(str(BOB.id), Message("Your turn"), turn_notice=True)],
+    )
+    await dispatch(client, fake.command_payload(ALICE, "play", spot="1", rotation=0))
+    [post] = fake.channel_messages()
+    assert post.content == "Alice played" and len(post.images()) == 1  # its file sent anew
+    assert [m.content for m in fake.dms(BOB)] == ["Your turn"]  # the rest of the reply too
+    posts = [r for r in fake.requests if r == ("POST", f"/channels/{fake.channel_id}/messages")]
+    assert len(posts) == busy + 1
+    assert any("busy" in r.getMessage() for r in caplog.records)
+    assert_settled(fake)
+
+
 async def test_after_a_refused_dm_the_adapter_asks_discord_no_more(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:
@@ -535,7 +555,13 @@ async def test_translator_gives_discord_only_what_it_accepts() -> None:
     assert await translator.translate(label, Locale.french, context(where.command_description))
     # "Rejoindre" is no command name for Discord (uppercase): the English one stays.
     assert await translator.translate(label, Locale.french, context(where.command_name)) is None
-    assert await translator.translate(join, Locale.french, context(where.group_name)) is None
+    # A subcommand group's name is translated (`/fc bot`), but `fc` stays `fc` everywhere.
+    computers = app_commands.locale_str("bot")
+    assert await translator.translate(computers, Locale.french, context(where.group_name)) == (
+        "ordinateur"
+    )
+    fc = app_commands.locale_str("fc")
+    assert await translator.translate(fc, Locale.french, context(where.group_name)) is None
     assert (
         await translator.translate(
             label, Locale.american_english, context(where.command_description)

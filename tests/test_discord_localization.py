@@ -35,11 +35,15 @@ def discord_name(text: str) -> bool:
     )
 
 
-def named(group: Json) -> Iterator[tuple[str, list[Json]]]:
-    """Each level whose names must differ: the subcommands, then each one's options."""
-    yield "/fc", group["options"]
+def named(group: Json, where: str = "/fc") -> Iterator[tuple[str, list[Json]]]:
+    """Each level whose names must differ: the subcommands (and a subcommand group's), then
+    each one's options."""
+    yield where, group["options"]
     for sub in group["options"]:
-        yield f"/fc {sub['name']}", sub.get("options", [])
+        if sub["type"] == 2:  # a subcommand group
+            yield from named(sub, f"{where} {sub['name']}")
+        else:
+            yield f"{where} {sub['name']}", sub.get("options", [])
 
 
 async def test_names_and_descriptions_are_synced_in_french_italian_and_german(

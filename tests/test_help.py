@@ -12,7 +12,7 @@ from tests.test_service import settings, who
 
 COMMANDS = (
     "new", "join", "leave", "start", "play", "hand", "board", "status", "rules", "abort",
-    "lang", "notify", "games", "vote", "addbot", "removebot", "back",
+    "lang", "notify", "games", "vote", "bot", "add", "remove", "back",
 )  # fmt: skip
 
 

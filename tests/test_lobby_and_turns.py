@@ -420,7 +420,7 @@ async def test_the_lobby_says_what_it_opened_and_why_it_refuses(
     assert await says("bob", "r3", "start") == "Only Ann can start this game."
     assert await says("ann", "r4", "new") and await says("ann", "r4", "start") == (
         "At least 2 players are needed to start: wait for someone to /fc join, or seat a "
-        "computer player with /fc addbot."
+        "computer player with /fc bot add."
     )
     for user in ("bob", "cid", "dan"):
         await says(user, "r4", "join")
@@ -444,7 +444,7 @@ async def test_computer_players_are_seated_and_removed_by_their_number(
     )
     for wrong in ("addbot expert", "addbot easy hard"):
         assert refusal(await service.command(who("ann"), wrong)) == (
-            "Choose a level: /fc addbot easy, normal or hard."
+            "Choose a level: /fc bot add easy, normal or hard."
         ), wrong
     seated = await service.command(who("ann"), "addbot")
     assert public_text(seated) == (

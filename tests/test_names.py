@@ -15,7 +15,7 @@ from bot.replies import Message, Reply, mention
 from bot.service import GameService
 from bot.store import Store
 from bot.table import Seat
-from bot.telegram.delivery import to_html
+from bot.telegram.markup import to_html
 from tests.tables import load_game
 from tests.test_service import CHANNEL, Clock, current_user, is_png, settings, table_of, who
 from tests.views import to_play

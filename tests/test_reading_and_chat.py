@@ -83,6 +83,31 @@ async def test_lang_refuses_an_unknown_code_quoting_at_most_ten_characters(
     assert (await store.chat_settings(HERE)).language is None
 
 
+async def test_a_chat_keeps_the_language_its_first_table_was_opened_in(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    """Nobody typed /fc lang: the chat speaks its first table's creator's language to
+    everyone, in answers and on a timer alike, until someone does; a later table opened by
+    someone else keeps it too."""
+    assert (await service.command(who("ann", locale="fr"), "new")).ok
+    assert (await store.chat_settings(HERE)).spoken == "fr"
+    joined = await service.command(who("bob", locale="de"), "join")
+    assert joined.public[0].text.startswith(f"{mention('bob')} rejoint la table")
+    assert (await service.command(who("ann", locale="fr"), "start")).ok
+    clock.now += settings().turn_limit.total_seconds() + 1
+    said = [m.text for _, _, reply in await service.fire_due("console") for m in reply.public]
+    assert any(" depuis plus de 3 j. Les autres joueurs " in text for text in said), said
+    assert (await service.command(who("bob", locale="de", is_admin=True), "abort")).ok
+    assert (await service.command(who("cid", locale="it"), "new")).ok  # the chat's, still
+    assert only_private(await service.command(who("cid", locale="it"), "lang")).startswith(
+        "Langue : fr."
+    )
+    assert (await service.command(who("cid", locale="it"), "lang de")).ok
+    assert (await store.chat_settings(HERE)).spoken == "de"
+    status = only_private(await service.command(who("ann", locale="fr"), "status"))
+    assert status.startswith("Warte")
+
+
 # -------------------------------------------------------------------------------- /fc notify
 
 

@@ -127,7 +127,7 @@ async def test_new_with_bots_seats_them_and_a_person_may_play_alone(
         refused = await service.command(who(bot), "play 1 0")
         assert not refused.ok and "not playing" in refused.private[0].text
     helped = await service.command(who("ann"), "help")
-    assert "addbot [easy|normal|hard]" in helped.private[0].text
+    assert "bot add [easy|normal|hard] / bot remove [n]" in helped.private[0].text
     assert "vote bot" in helped.private[0].text
     assert {d.user_id for d in started.direct} <= {"ann"}
     for bot in computer_ids(table):
@@ -188,6 +188,28 @@ async def test_addbot_and_removebot_in_the_lobby(service: GameService, store: St
         assert not reply.ok and "already started" in reply.private[0].text
 
 
+async def test_bot_add_and_bot_remove_are_discords_words_on_every_platform(
+    service: GameService, store: Store
+) -> None:
+    """`/fc bot add` and `/fc bot remove`, Discord's subcommand group, typed on Telegram or
+    the console do what `addbot` and `removebot` do; `bot` alone says what it expects."""
+    assert (await service.command(who("ann"), "new")).ok
+    hard = await service.command(who("ann"), "bot add hard")
+    assert hard.ok and "Computer (hard) takes a seat" in hard.public[0].text
+    assert (await service.command(who("ann"), "bot add")).ok
+    assert [s.bot for s in (await live(store)).seats] == [None, "hard", "normal"]
+    removed = await service.command(who("ann"), "bot remove 1")
+    assert removed.ok and "Computer (hard) leaves" in removed.public[0].text
+    for wrong in ("bot", "bot seat", "bot addd"):
+        refused = await service.command(who("ann"), wrong)
+        assert refused.private[0].text == (
+            "Write /fc bot add [easy|normal|hard] or /fc bot remove [n]."
+        ), wrong
+    refused = await service.command(who("ann"), "bot add genius")
+    assert refused.private[0].text == "Choose a level: /fc bot add easy, normal or hard."
+    assert [s.bot for s in (await live(store)).seats] == [None, "normal"]
+
+
 async def test_removebot_with_none_seated(service: GameService) -> None:
     assert (await service.command(who("ann"), "new")).ok
     reply = await service.command(who("ann"), "removebot")
@@ -205,10 +227,10 @@ async def test_computer_players_never_run_the_table(service: GameService, store:
     assert await table_of(store) is None
 
 
-async def test_start_alone_points_to_addbot(service: GameService) -> None:
+async def test_start_alone_points_to_bot_add(service: GameService) -> None:
     assert (await service.command(who("ann"), "new")).ok
     reply = await service.command(who("ann"), "start")
-    assert not reply.ok and "/fc addbot" in reply.private[0].text
+    assert not reply.ok and "/fc bot add" in reply.private[0].text
 
 
 # ------------------------------------------------------------------ playing

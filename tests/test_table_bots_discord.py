@@ -1,4 +1,4 @@
-"""Computer players' commands on Discord: `/fc addbot` with its levels, `/fc removebot`,
+"""Computer players' commands on Discord: `/fc bot add` with its levels, `/fc bot remove`,
 `/fc back` and the vote's new choice, as synced to Discord and as the service receives them."""
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ async def test_addbot_offers_the_levels_in_the_users_language(
     synced: tuple[FakeDiscord, FcClient, Scripted],
 ) -> None:
     commands = subcommands(synced[0])
-    [level] = commands["addbot"]["options"]
+    computers = {o["name"]: o for o in commands["bot"]["options"]}
+    assert commands["bot"]["name_localizations"]["fr"] == "ordinateur"
+    [level] = computers["add"]["options"]
     assert not level.get("required", False)  # normal when left out
     assert [c["value"] for c in level["choices"]] == ["easy", "normal", "hard"]
     hard = level["choices"][2]
@@ -38,8 +40,8 @@ async def test_addbot_offers_the_levels_in_the_users_language(
         "difficile",
         "schwer",
     )
-    assert commands["addbot"]["name_localizations"]["it"] == "aggiungi-computer"
-    [number] = commands["removebot"]["options"]
+    assert computers["add"]["name_localizations"]["it"] == "aggiungi"
+    [number] = computers["remove"]["options"]
     assert number["min_value"] == 1 and not number.get("required", False)
     assert commands["back"]["name_localizations"]["fr"] == "retour"
     [choice] = commands["vote"]["options"]
@@ -50,17 +52,17 @@ async def test_the_commands_reach_the_service_as_text(
     synced: tuple[FakeDiscord, FcClient, Scripted],
 ) -> None:
     fake, bot, service = synced
-    await dispatch(bot, fake.command_payload(ALICE, "addbot"))
-    await dispatch(bot, fake.command_payload(ALICE, "addbot", level="hard"))
-    await dispatch(bot, fake.command_payload(ALICE, "removebot"))
-    await dispatch(bot, fake.command_payload(ALICE, "removebot", number=2))
+    await dispatch(bot, fake.command_payload(ALICE, "bot add"))
+    await dispatch(bot, fake.command_payload(ALICE, "bot add", level="hard"))
+    await dispatch(bot, fake.command_payload(ALICE, "bot remove"))
+    await dispatch(bot, fake.command_payload(ALICE, "bot remove", number=2))
     await dispatch(bot, fake.command_payload(ALICE, "vote", choice="bot"))
     await dispatch(bot, fake.command_payload(ALICE, "back"))
     assert [c[2] for c in service.calls] == [
-        "addbot normal",
-        "addbot hard",
-        "removebot",
-        "removebot 2",
+        "bot add normal",
+        "bot add hard",
+        "bot remove",
+        "bot remove 2",
         "vote bot",
         "back",
     ]

@@ -108,3 +108,49 @@ async def test_one_person_and_three_computers_play_a_whole_game_on_telegram(
     assert "Game over" in group[-1].text and is_png(group[-1].photo)
     for post in group:  # only Ann is ever mentioned: computers have no Telegram user
         assert set(MENTION.findall(post.text)) <= {str(ANN.id)}
+
+
+async def test_a_group_opened_in_french_hears_the_computers_in_french(
+    api: FakeBotApi, store: Store
+) -> None:
+    """Nobody typed /fc lang: the group speaks its table's creator's language, in the answers
+    to commands and in what the deadline poller posts (the computers' moves, the turn they
+    hand on), in whatever process fires it."""
+    amelie = TgUser(302, "Amélie", language_code="fr")
+    config = Settings(_env_file=None, bot_pause=0)  # type: ignore[call-arg, arg-type]
+    computer = Computer(1, 5.0, iterations=6)
+    service = GameService(store, config, seeds=fixed_seeds(), computer=computer)
+    app = build_application(
+        settings_for(api),
+        service,
+        rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+        deadline_interval=0.02,
+    )
+
+    async def say(text: str) -> None:
+        await app.process_update(Update.de_json(api.command(GROUP, amelie, text), app.bot))
+
+    placed = re.compile(r"Ordinateur \(normal\)( \d)? pose une tuile")
+    try:
+        async with app:
+            assert app.post_init is not None and app.post_stop is not None
+            await app.post_init(app)
+            try:
+                await say("/fc new bots:3")
+                await say("/fc start")
+                table = await person_to_play(store)
+                assert table is not None
+                if not any(placed.search(c.text) for c in sent(api.calls)):  # Amélie first
+                    spot = render.spots(to_play(load_game(table)))[0]
+                    await say(f"/fc play {spot.number} {spot.rotations[0]}")
+                    await person_to_play(store)
+            finally:
+                await app.post_stop(app)
+    finally:
+        computer.close()
+    group = [c for c in sent(api.calls) if c.chat_id == GROUP]
+    assert "La partie commence" in group[1].text
+    computer_moves = [c for c in group if placed.search(c.text)]
+    assert computer_moves
+    for post in computer_moves:
+        assert "À " in post.text and "places a tile" not in post.text and "Next:" not in post.text

@@ -19,7 +19,7 @@ from bot.replies import Button, Direct, Message, Reply, mention
 from bot.store import Claim, Held
 from bot.telegram import build_application, run
 from bot.telegram.app import command_text, file_url
-from bot.telegram.delivery import split_text, visible_length
+from bot.telegram.markup import split_text, visible_length
 from tests.fake_telegram import BOT_USERNAME, Call, FakeBotApi, Harness, TgUser, settings_for
 
 GROUP = -100_500
@@ -341,6 +341,23 @@ async def test_refused_press_is_an_alert_and_posts_nothing(
     assert answer.params["text"].startswith("You are already at the table.")
     assert len(answer.params["text"]) == 200
     assert bot.api.sent() == []
+
+
+async def test_an_alert_of_emoji_is_cut_as_telegram_counts(
+    bot: Harness, service: ScriptedService
+) -> None:
+    """Telegram counts an alert's 200 in UTF-16 units: a name of 100 emoji makes a refusal of
+    127 characters but 227 units, which it refuses whole. The alert is cut to fit, between
+    two emoji, never inside one."""
+    post = await _posted_button(bot, service, GROUP)
+    name = "🐉🔥" * 50
+    service.reply = Reply.error(f"It is {name}'s turn, not yours.")
+    await bot.feed(bot.api.press(BOB, post, "fc:j:x"))
+    [answer] = bot.api.answers()
+    assert answer.delivered, answer.failed
+    text = answer.params["text"]
+    assert text.startswith("It is 🐉🔥🐉") and text.endswith("…")
+    assert len(text.encode("utf-16-le")) // 2 <= 200 < len(text.encode("utf-16-le")) // 2 + 4
 
 
 async def test_accepted_press_is_answered_then_delivered(

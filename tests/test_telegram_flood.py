@@ -2,24 +2,33 @@
 
 The real application, service and store; the fake Bot API floods one player's private chat.
 Other chats must not wait for it, and the turn notice must arrive once the flood is over,
-however long it lasts, unless a newer notice for the same game replaced it.
+however long it lasts, unless a newer notice for the same game replaced it. A group paced as
+Telegram paces one (about 20 messages a minute) while moves come faster gets every move's
+words, in order, and the last picture: in fewer messages, nothing dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
+import logging
 import random
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from PIL import Image
 from telegram import Update
+from telegram.ext import AIORateLimiter
 
+from bot.actor import Actor
 from bot.metrics import REGISTRY
+from bot.replies import Button, Message, Reply, mention
 from bot.store import Store
 from bot.table import Table
-from tests.fake_telegram import Call, FakeBotApi, Harness
+from bot.telegram.markup import plain_text
+from tests.fake_telegram import TOKEN, Call, FakeBotApi, Harness
 from tests.tables import load_game
 from tests.test_telegram_unreachable import (
     ANN,
@@ -38,6 +47,9 @@ RETRY_AFTER = 1.0  # seconds, as Telegram may ask for
 # Refusals to wait for: more than the three retries python-telegram-bot would make.
 LONG_FLOOD = 5
 PATIENCE = 30.0  # seconds a wait for a state gives the bot before the test fails
+MINUTE = 1.0  # seconds a minute of a paced group lasts in the fake: minutes in a few seconds
+PER_MINUTE = 20  # messages Telegram lets a group have in a minute
+MOVES = 180  # one a (paced) second: three times what the group may have, for three minutes
 
 
 @pytest.fixture
@@ -182,3 +194,119 @@ async def test_a_notice_held_back_by_a_flood_is_counted_in_the_metrics(
     bot.api.end_flood(waiting.id)
     await wait_for(lambda: turn_notices(bot.api.calls, waiting.id), "the turn notice")
     await wait_for(lambda: queued() == 0, "the queue to empty")
+
+
+def coalesced() -> float:
+    """Messages spared by coalescing so far (the `fc_outgoing_coalesced` counter)."""
+    value = REGISTRY.get_sample_value("fc_outgoing_coalesced_total", {"platform": "telegram"})
+    return value or 0.0
+
+
+def picture(n: int) -> bytes:
+    """The table's picture after move `n`: one of its own for each move."""
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), (n % 256, n // 256, 7)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def commands(n: int) -> list[str]:
+    """What is typed in the group around move `n`: the move; now and then a command that
+    posts a reminder, or a vote with its buttons."""
+    return [f"play {n}"] + [f"remind {n}"] * (n % 7 == 0) + [f"vote {n}"] * (n % 50 == 0)
+
+
+def posted(command: str) -> Message:
+    """What the service posts in the group for `command`: after a move, the table's picture
+    and the move in words."""
+    kind, n = command.split()[-2], int(command.split()[-1])
+    if kind == "remind":
+        return Message(f"Ben has not played for {n} minutes.")
+    if kind == "vote":
+        skip = Button("Skip the turn", f"fc:vote:{n}:skip")
+        return Message(f"Vote {n}: Ben's time is up.", buttons=[[skip]])
+    words = f"{mention(str(ANN.id))} places a tile at {n},{-n}. Next: {mention(str(BEN.id))}."
+    names = {str(ANN.id): ANN.first_name, str(BEN.id): BEN.first_name}
+    return Message(words, image=picture(n), names=names)
+
+
+class Moves:
+    """A service that answers each command with what it posts in the group (`posted`)."""
+
+    async def command(self, actor: Actor, text: str) -> Reply:
+        return Reply(public=[posted(text)])
+
+    async def press(self, actor: Actor, data: str) -> Reply:
+        return Reply()
+
+    async def dm_failed(
+        self, platform: str, channel_id: str, user_id: str, link: str | None = None
+    ) -> Reply:
+        return Reply()
+
+    async def fire_due(self, platform: str | None = None) -> list[tuple[str, str, Reply]]:
+        return []
+
+    async def chat_moved(self, platform: str, old_id: str, new_id: str) -> bool:
+        return False
+
+    async def place_closed(self, platform: str, channel_id: str) -> Reply:
+        return Reply()
+
+
+def on_the_fakes_clock() -> AIORateLimiter:
+    """The bot's own limits (`build_application`'s), with the fake's minutes: a group's 20
+    messages a minute, 30 a second in all, and no retries of its own."""
+    return AIORateLimiter(
+        overall_max_rate=30,
+        overall_time_period=MINUTE / 60,
+        group_max_rate=PER_MINUTE,
+        group_time_period=MINUTE,
+        max_retries=0,
+    )
+
+
+@pytest.mark.parametrize("limits", ["telegram's", "the bot's too"])
+async def test_a_group_flooded_for_minutes_gets_every_moves_words_in_order_and_the_last_picture(
+    api: FakeBotApi, limits: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Moves come three times as fast as the group may get messages, for three minutes of
+    the fake's clock. Telegram refuses what passes its pace (429); the bot's own limiter, as
+    in production, holds back most of that before Telegram sees it, and the queue grows
+    the same."""
+    caplog.set_level(logging.INFO, "bot.telegram.outbox")
+    api.pace(GROUP, PER_MINUTE, MINUTE)
+    ours = on_the_fakes_clock() if limits == "the bot's too" else None
+    async with Harness.running(api, Moves(), rate_limiter=ours) as bot:
+        spared = coalesced()
+        handlers: list[asyncio.Task[None]] = []
+        typed = [command for n in range(1, MOVES + 1) for command in commands(n)]
+        begin = asyncio.get_running_loop().time()
+        for n in range(1, MOVES + 1):  # each handled at once, as the bot handles updates
+            for command in commands(n):
+                handlers.append(start(bot, bot.api.command(GROUP, ANN, f"/fc {command}")))
+            late = asyncio.get_running_loop().time() - begin
+            await asyncio.sleep(max(0.0, n * MINUTE / 60 - late))  # a move a second
+        # Every handler is back: its post delivered, or held up by the flood.
+        await asyncio.wait_for(asyncio.gather(*handlers), PATIENCE)
+        await wait_for(lambda: queued() == 0, "the group's queue to empty")
+
+        sent = bot.api.sent(GROUP)
+        posts = [posted(command) for command in typed]
+        # Every word posted, once, in order: nothing lost.
+        lines = [line for c in sent for line in c.visible.split("\n")]
+        assert lines == [plain_text(post) for post in posts]
+        # Pictures only ever newer than the one before, and the last one last.
+        pictures = [picture(n) for n in range(1, MOVES + 1)]
+        shown = [pictures.index(c.photo) for c in sent if c.photo is not None]
+        assert shown == sorted(set(shown)) and sent[-1].photo == picture(MOVES)
+        # Each vote with its buttons, on its own.
+        votes = [(c.visible, [b["text"] for b in c.buttons]) for c in sent if c.buttons]
+        assert votes == [(p.text, ["Skip the turn"]) for p in posts if p.buttons]
+        # Telegram held the group back for minutes, and it got far fewer messages than posts.
+        refused = [c for c in bot.api.calls if c.chat_id == GROUP and not c.delivered]
+        assert refused and sent[-1].at - refused[0].at > 2 * MINUTE
+        assert len(sent) < len(posts) * 2 / 3
+        assert coalesced() - spared == len(posts) - len(sent)
+        # Said in the log, a line each time, without a word of the messages or the token.
+        told = [r.getMessage() for r in caplog.records if "coalesced" in r.getMessage()]
+        assert told and not [line for line in told if "tile" in line or TOKEN in line]

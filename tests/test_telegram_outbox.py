@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator
 
 import pytest
 from telegram import Bot
 
+from bot.metrics import REGISTRY
 from bot.replies import Message
 from bot.telegram.delivery import plan, undeliverable
-from bot.telegram.outbox import Outbox, Parcel
+from bot.telegram.outbox import CROWDED, Outbox
+from bot.telegram.parcels import Parcel
 from tests.fake_telegram import TOKEN, FakeBotApi
 
 GROUP, USER = -100_900, 901
@@ -27,6 +30,12 @@ async def bot(api: FakeBotApi) -> AsyncIterator[Bot]:
 
 def parcel(bot: Bot, chat_id: int, *texts: str, key: str | None = None) -> Parcel:
     return Parcel(chat_id, [plan(bot, Message(text)) for text in texts], key=key)
+
+
+def coalesced() -> float:
+    """Messages spared by coalescing so far (the `fc_outgoing_coalesced` counter)."""
+    value = REGISTRY.get_sample_value("fc_outgoing_coalesced_total", {"platform": "telegram"})
+    return value or 0.0
 
 
 async def settled(*parcels: Parcel) -> None:
@@ -65,21 +74,31 @@ async def test_a_flooded_group_waits_alone_and_its_caller_does_not(
     assert [c.text for c in api.sent()] == ["hello", "board"]
 
 
-async def test_waiting_parcels_are_replaced_by_key_and_bounded(api: FakeBotApi, bot: Bot) -> None:
-    outbox = Outbox(undeliverable, max_queued=3)
+async def test_waiting_parcels_are_replaced_by_key_and_never_dropped(
+    api: FakeBotApi, bot: Bot, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, "bot.telegram.outbox")
+    outbox = Outbox(undeliverable)
     api.flood(USER, None, 0.2)
     first = outbox.put(parcel(bot, USER, "first"))
     await refused(api, USER, 1)  # under way: refused once, waiting to retry
     old = outbox.put(parcel(bot, USER, "notice 1", key="game"))
     new = outbox.put(parcel(bot, USER, "notice 2", key="game"))
     assert old.outcome == "superseded"
-    extra = [outbox.put(parcel(bot, USER, f"extra {n}")) for n in range(3)]
-    # Three may wait: the oldest without a key made room, the turn notice stayed.
-    assert [p.outcome for p in extra] == ["dropped", None, None]
+    spared = coalesced()
+    # More than `CROWDED` wait: none is dropped, and they arrive as one message after the flood.
+    extra = [outbox.put(parcel(bot, USER, f"extra {n}")) for n in range(CROWDED + 10)]
+    assert [p.outcome for p in extra] == [None] * len(extra)
     api.end_flood(USER)
-    await settled(first, new, *extra[1:])
-    assert [c.text for c in api.sent(USER)] == ["first", "notice 2", "extra 1", "extra 2"]
+    await settled(first, new, *extra)
+    assert {p.outcome for p in extra} == {"delivered"}
+    joined = "\n".join(f"extra {n}" for n in range(CROWDED + 10))
+    assert [c.text for c in api.sent(USER)] == ["first", "notice 2", joined]
     assert outbox.pending() == 0
+    assert coalesced() - spared == CROWDED + 9
+    # Said in the log, without the texts.
+    lines = [r.getMessage() for r in caplog.records if "coalesced" in r.getMessage()]
+    assert lines and not any("extra" in line for line in lines)
 
 
 async def test_a_newer_notice_stops_the_retries_of_the_one_under_way(

@@ -20,7 +20,8 @@ from bot.config import Settings
 from bot.replies import Button, Message, Reply
 from bot.service import GameService
 from bot.store import Store
-from bot.telegram.delivery import file_kind, plain_text
+from bot.telegram.delivery import file_kind
+from bot.telegram.markup import plain_text
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import BOT_ID, Call, FakeBotApi, Harness, TgUser
 from tests.test_discord_records import GAME_ID, Recording, gif, png, record

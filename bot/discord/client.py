@@ -20,11 +20,13 @@ from discord.gateway import DiscordWebSocket
 from bot.actor import Actor
 from bot.games import GameInfo
 from bot.i18n import N_
+from bot.lengths import cut
 from bot.replies import Reply
 
 from .components import FcButton, FcSelect, recognised
+from .computers import computer_commands
 from .delivery import PLATFORM, Delivery, Service, failure
-from .new import LEVELS, new_command
+from .new import new_command
 from .records import record_commands
 from .threads import game_of_button, open_in_thread
 from .translator import FcTranslator
@@ -71,7 +73,9 @@ class FcCommands(app_commands.Group):
     """`/fc <subcommand>`: each one only spells out the text the service understands.
 
     Names and descriptions are marked `N_` for the catalogues: `FcTranslator` gives Discord
-    them in French, Italian and German. Discord still sends the English names back.
+    them in French, Italian and German. Discord still sends the English names back. Discord
+    allows 25 subcommands (or groups) here, and one more fails the sync at start-up: a new one
+    joins a group (`/fc bot add`) or becomes an option once the 25 are taken.
     """
 
     def __init__(self, client: FcClient) -> None:
@@ -80,6 +84,7 @@ class FcCommands(app_commands.Group):
         )
         self.client = client
         self.add_command(new_command(client))
+        self.add_command(computer_commands(client))
         for command in record_commands(client):
             self.add_command(command)
 
@@ -211,29 +216,6 @@ class FcCommands(app_commands.Group):
         await self._run(interaction, f"vote {choice}")
 
     @app_commands.command(
-        name=N_("addbot"), description=N_("Seat a computer player at the table before the start")
-    )
-    @app_commands.rename(level=N_("level"))
-    @app_commands.describe(level=N_("How well it plays"))
-    @app_commands.choices(level=LEVELS)
-    async def addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
-        await self._run(interaction, f"addbot {level}")
-
-    @app_commands.command(
-        name=N_("removebot"), description=N_("Remove a computer player before the start")
-    )
-    @app_commands.rename(number=N_("number"))
-    @app_commands.describe(
-        number=N_("Which computer player, counted in seat order (default: the last)")
-    )
-    async def removebot(
-        self,
-        interaction: discord.Interaction[Any],
-        number: app_commands.Range[int, 1, 9] | None = None,
-    ) -> None:
-        await self._run(interaction, "removebot" if number is None else f"removebot {number}")
-
-    @app_commands.command(
         name=N_("back"), description=N_("Play your seat again after a computer played it for you")
     )
     async def back(self, interaction: discord.Interaction[Any]) -> None:
@@ -360,7 +342,7 @@ class FcClient(discord.AutoShardedClient):
             log.exception("autocomplete failed")
             return []
         return [
-            app_commands.Choice(name=label[:100] or value[:100], value=value[:100])
+            app_commands.Choice(name=cut(label, 100) or cut(value, 100), value=value[:100])
             for label, value in found[:25]
         ]
 

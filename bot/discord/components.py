@@ -13,11 +13,22 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-__all__ = ["BUTTON_TEMPLATE", "MENU_ID", "FcButton", "FcSelect", "PressHandler", "recognised"]
+from bot.lengths import cut
+
+__all__ = [
+    "BUTTON_TEMPLATE",
+    "LABEL_LIMIT",
+    "MENU_ID",
+    "FcButton",
+    "FcSelect",
+    "PressHandler",
+    "recognised",
+]
 
 # The service's button data starts with "fc:"; anything printable after that is its business.
 BUTTON_TEMPLATE = re.compile(r"(?P<data>fc:[\x21-\x7e]{1,97})")
 MENU_ID = "fcmenu"  # the one spot menu a message may carry; its options carry the data
+LABEL_LIMIT = 80  # a button's label, in characters (`bot.lengths`: Discord counts them)
 
 
 def recognised(interaction: discord.Interaction[Any]) -> bool:
@@ -68,7 +79,7 @@ class FcButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_T
         row: int | None = None,
     ) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label[:80] or "·", style=style, custom_id=data
+            label=cut(label, LABEL_LIMIT) or "·", style=style, custom_id=data
         )
         super().__init__(button, row=row)
         self.data = data

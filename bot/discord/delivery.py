@@ -3,12 +3,20 @@
 Routing is the whole point of this module: `public` goes to the game's channel, `private` only
 to the acting user as ephemeral followups, `direct` to other users by DM. Nothing hidden may ever
 reach a channel message, so every send here is explicit about where it goes.
+
+Nothing waits here to be coalesced: each handler sends its own messages in turn, and discord.py
+holds a send back while its channel's rate limit is used up. A channel that stays busy (other
+processes, or Discord's shared limits, using it up) still makes discord.py give up after five
+429s; such a post is sent again after the wait Discord asks for, as long as it takes, and never
+dropped.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
+import re
 from collections.abc import Iterator
 from typing import Any, Protocol
 
@@ -16,10 +24,11 @@ import discord
 
 from bot.actor import Actor
 from bot.i18n import normalize, tr
+from bot.lengths import cut, fitting
 from bot.metrics import watch_queue
-from bot.replies import Button, Direct, Message, Reply
+from bot.replies import MENTION, Button, Direct, Message, Reply
 
-from .components import MENU_ID, FcButton, FcSelect
+from .components import LABEL_LIMIT, MENU_ID, FcButton, FcSelect
 
 __all__ = [
     "MAX_CONTENT",
@@ -27,6 +36,7 @@ __all__ = [
     "PLATFORM",
     "Delivery",
     "Service",
+    "channel_mention",
     "chunks",
     "failure",
     "render_view",
@@ -35,7 +45,11 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-MAX_CONTENT = 2000  # Discord's limit for a message's content
+# Discord's limits, in characters (code points, `bot.lengths`): a message's content, a menu's
+# placeholder, one of its options' labels.
+MAX_CONTENT = 2000
+PLACEHOLDER_LIMIT = 150
+OPTION_LIMIT = 100
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -45,6 +59,8 @@ _STYLES = {
 # Discord error code for "Cannot send messages to this user" (DMs closed or bot blocked).
 CANNOT_DM = 50007
 UNKNOWN_CHANNEL = 10003  # a deleted channel or thread
+TOO_MANY = 429  # a rate limit used up: try again after `Retry-After` seconds
+BUSY_WAIT = 1.0  # seconds to wait on a 429 that does not say how long
 ARCHIVED = 50083  # a thread Discord archived after a while without messages
 
 
@@ -91,11 +107,11 @@ def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
     out: list[str] = []
     rest = text
     while len(rest) > size:
-        cut = rest.rfind("\n", 0, size)
-        if cut <= 0:
-            cut = size
-        out.append(rest[:cut])
-        rest = rest[cut:].lstrip("\n")
+        end = rest.rfind("\n", 0, size)
+        if end <= 0:
+            end = fitting(rest, size) or size  # between characters, an emoji's parts together
+        out.append(rest[:end])
+        rest = rest[end:].lstrip("\n")
     if rest:
         out.append(rest)
     return out
@@ -111,7 +127,7 @@ def render_view(message: Message) -> discord.ui.View | None:
     first = 0
     if message.choices:
         options = [_option(choice) for choice in message.choices[:25]]
-        placeholder = message.choices_placeholder[:150] or None
+        placeholder = cut(message.choices_placeholder, PLACEHOLDER_LIMIT) or None
         view.add_item(FcSelect(options, placeholder=placeholder, row=0))
         first = 1
     rows = [row[:5] for row in message.buttons if row][: 5 - first - bool(message.web)]
@@ -121,30 +137,54 @@ def render_view(message: Message) -> discord.ui.View | None:
                 FcButton(button.data, label=button.label, style=_STYLES[button.style], row=number)
             )
     if message.web:  # the reader's page: a link button under the choices
-        label = (message.web_label or "🌐")[:80]
+        label = cut(message.web_label or "🌐", LABEL_LIMIT)
         page = discord.ui.Button[Any](label=label, url=message.web, row=first + len(rows))
         view.add_item(page)
     return view
 
 
 def _option(choice: Button) -> discord.SelectOption:
-    return discord.SelectOption(label=choice.label[:100] or choice.data[:100], value=choice.data)
+    label = cut(choice.label, OPTION_LIMIT) or cut(choice.data, OPTION_LIMIT)
+    return discord.SelectOption(label=label, value=choice.data)
 
 
 def _mention(user_id: str, _name: str) -> str:
     return f"<@{user_id}>"
 
 
-# Pings only for the users a message names; a display name can never ping @everyone or roles.
-ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+# Mention syntax in the text around the service's mentions (a display name "<@123>",
+# "@everyone", "<@&role>", "<#channel>"): a backslash before it shows it as typed. The
+# adapter's own link to a channel is framed by control characters, as the service's
+# mentions are (`bot.replies`), which no name keeps: `channel_mention`.
+_MENTION_SYNTAX = re.compile(r"<[@#]|@(?:everyone|here)")
+_CHANNEL = re.compile("\x02c:(\\d{1,24})\x03")
+
+
+def channel_mention(channel_id: int | str) -> str:
+    """A link to a channel or thread in a message's text, posted as Discord's `<#id>`."""
+    return f"\x02c:{channel_id}\x03"
+
+
+def _escape(text: str) -> str:
+    """Markdown escaped, and mention syntax shown as text: only the service's mentions are."""
+    return _MENTION_SYNTAX.sub(lambda m: "\\" + m[0], discord.utils.escape_markdown(text))
+
+
+def allowed_mentions(message: Message) -> discord.AllowedMentions:
+    """Discord notifies the users the message mentions and nobody else: never @everyone, a
+    role, or a user whose mention a name spells out, whatever the content holds."""
+    ids = dict.fromkeys(uid for uid in MENTION.findall(message.text) if uid.isdigit())
+    users = [discord.Object(int(uid)) for uid in ids]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
 def _pieces(message: Message) -> Iterator[dict[str, Any]]:
     """The send() keyword arguments for a message; the image and components go on the last."""
-    text = message.format(mention_of=_mention, escape=discord.utils.escape_markdown)
+    text = _CHANNEL.sub(r"<#\1>", message.format(mention_of=_mention, escape=_escape))
     parts = chunks(text) if text else [""]
+    mentions = allowed_mentions(message)
     for index, part in enumerate(parts):
-        kwargs: dict[str, Any] = {"allowed_mentions": ALLOWED_MENTIONS}
+        kwargs: dict[str, Any] = {"allowed_mentions": mentions}
         if part:
             kwargs["content"] = part
         if index == len(parts) - 1:
@@ -167,10 +207,22 @@ class Delivery:
         self.sending = 0  # messages handed to discord.py and not sent yet (rate limits)
         watch_queue(PLATFORM, lambda: self.sending)
 
-    async def _send(self, channel: discord.abc.Messageable, kwargs: dict[str, Any]) -> None:
+    async def _send(self, channel: discord.abc.Messageable, message: Message, index: int) -> None:
+        """Send piece `index` of `message`, again after each 429 discord.py gave up on (its
+        files read anew each time)."""
         self.sending += 1
         try:
-            await channel.send(**kwargs)
+            while True:
+                try:
+                    await channel.send(**list(_pieces(message))[index])
+                    return
+                except (discord.HTTPException, discord.RateLimited) as error:
+                    wait = _busy_wait(error)
+                    if wait is None:
+                        raise
+                    where = getattr(channel, "id", "?")
+                    log.warning("channel %s is busy: a message sent again in %.1f s", where, wait)
+                    await asyncio.sleep(wait)
         finally:
             self.sending -= 1
 
@@ -241,9 +293,9 @@ class Delivery:
     async def _post(self, channel: discord.PartialMessageable, message: Message) -> None:
         """Send every piece of `message`; an archived thread is unarchived once (which Discord
         lets anyone who may post there do, unless it is locked), and the piece sent again."""
-        for index, kwargs in enumerate(_pieces(message)):
+        for index in range(len(list(_pieces(message)))):
             try:
-                await self._send(channel, kwargs)
+                await self._send(channel, message, index)
             except discord.HTTPException as error:
                 if error.code != ARCHIVED:
                     raise
@@ -251,7 +303,7 @@ class Delivery:
                     await self.client.http.edit_channel(channel.id, archived=False)
                 except discord.Forbidden:
                     raise _Locked from error
-                await self._send(channel, list(_pieces(message))[index])  # files read anew
+                await self._send(channel, message, index)
 
     async def _place_gone(self, channel_id: str) -> Reply:
         """A channel or thread is gone or locked under its table: the table closes, and the
@@ -280,8 +332,8 @@ class Delivery:
             return False
         try:
             channel = await self.client.create_dm(discord.Object(int(user_id)))
-            for kwargs in _pieces(message):
-                await self._send(channel, kwargs)
+            for index in range(len(list(_pieces(message)))):
+                await self._send(channel, message, index)
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:
                 await self.service.dms_refused(PLATFORM, user_id)
@@ -315,6 +367,18 @@ class Delivery:
         if reply.private:
             log.warning("private messages without an acting user dropped in %s", channel_id)
         await self.directs(channel_id, reply.direct)
+
+
+def _busy_wait(error: discord.HTTPException | discord.RateLimited) -> float | None:
+    """How long Discord asked to wait, if `error` is a rate limit; None for another error."""
+    if isinstance(error, discord.RateLimited):
+        return error.retry_after
+    if error.status != TOO_MANY:
+        return None
+    try:
+        return max(0.0, float(error.response.headers.get("Retry-After", BUSY_WAIT)))
+    except ValueError:
+        return BUSY_WAIT
 
 
 def failure() -> Reply:

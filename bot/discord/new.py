@@ -14,7 +14,7 @@ from bot.i18n import N_
 
 __all__ = ["LEVELS", "Handles", "game_choices", "new_command"]
 
-LEVELS = [  # computer players' levels, for /fc new and /fc addbot
+LEVELS = [  # computer players' levels, for /fc new and /fc bot add
     app_commands.Choice(name=N_("easy"), value="easy"),
     app_commands.Choice(name=N_("normal"), value="normal"),
     app_commands.Choice(name=N_("hard"), value="hard"),

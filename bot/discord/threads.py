@@ -24,7 +24,7 @@ from bot.refused import Refused
 from bot.replies import Message, Reply, mention
 from bot.service.lobby import opening
 
-from .delivery import Delivery, Service, failure
+from .delivery import Delivery, Service, channel_mention, failure
 
 __all__ = ["NEW_THREAD", "THREAD_NAME", "game_of_button", "open_in_thread"]
 
@@ -120,7 +120,7 @@ async def open_in_thread(
             lang,
             "{who} opened a table in {thread}.",
             who=mention(actor.user_id),
-            thread=f"<#{thread}>",
+            thread=channel_mention(thread),
         )
         await client.delivery.to_channel(
             actor.channel_id, Message(line, names={actor.user_id: actor.name})

@@ -1,5 +1,5 @@
-"""`/fc` in the user's Discord language, from the bot's catalogues: the subcommand and option
-names, their descriptions and the choices.
+"""`/fc` in the user's Discord language, from the bot's catalogues: the subcommand, group
+(`/fc bot`) and option names, their descriptions and the choices.
 
 The msgids are the English texts marked `N_` in `client.py`. The group keeps its name `fc`
 everywhere, and Discord sends the English names back whatever the user's language, so the
@@ -15,11 +15,12 @@ import discord
 from discord import app_commands
 
 from bot.i18n import LANGUAGES, normalize, tr
+from bot.lengths import cut
 
 __all__ = ["FcTranslator"]
 
 _Where = app_commands.TranslationContextLocation
-_NAMES = {_Where.command_name, _Where.parameter_name}
+_NAMES = {_Where.command_name, _Where.group_name, _Where.parameter_name}
 _TEXTS = {
     _Where.command_description,
     _Where.group_description,
@@ -56,4 +57,4 @@ class FcTranslator(app_commands.Translator):
             return None
         if context.location in _NAMES:
             return text if _valid_name(text) else None
-        return text[:MAX_TEXT]
+        return cut(text, MAX_TEXT)

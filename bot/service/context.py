@@ -102,17 +102,20 @@ class Context:
         return await asyncio.get_running_loop().run_in_executor(self.executor, _timed, make)
 
     async def language(self, actor: Actor) -> str:
-        """The chat's language, else the user's, else the bot's; never fails on an outage."""
+        """The chat's language (set, or kept from its first table), else the user's, else
+        the bot's; never fails on an outage. A chat with a table always has one, so what a
+        timer sends there (`channel_language`) speaks as the answers do."""
         try:
             chat = await self.store.chat_settings(Channel.of(actor.platform, actor.channel_id))
-            chosen = chat.language
+            chosen = chat.spoken
         except StoreUnavailable:
             chosen = None
         return chosen or normalize(actor.locale) or self.default_language
 
     async def channel_language(self, channel: Channel) -> str:
+        """The chat's language when nobody acts (timers, web pages): as `language` answers."""
         chat = await self.store.chat_settings(channel)
-        return chat.language or self.default_language
+        return chat.spoken or self.default_language
 
     async def load(self, channel: Channel) -> Loaded | None:
         record = await self.store.load(channel)
@@ -167,7 +170,9 @@ class Context:
             deadlines=deadlines,
         )
 
-    def at(self, table: Table, channel_id: str, lang: str, count: int = 0) -> At:
+    def at(
+        self, table: Table, channel_id: str, lang: str, count: int = 0, pictures: bool = True
+    ) -> At:
         """What a game module is told of the table (see `bot.games.At`)."""
         return At(
             lang=lang,
@@ -176,6 +181,7 @@ class Context:
             names=table.names(),
             count=count,
             words=translations(lang).gettext,
+            pictures=pictures,
         )
 
 

@@ -213,7 +213,7 @@ async def new(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
 async def addbot(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     level = args[0].lower() if args else DEFAULT_LEVEL
     if level not in LEVELS or len(args) > 1:
-        raise Refused(tr(lang, "Choose a level: /fc addbot easy, normal or hard."))
+        raise Refused(tr(lang, "Choose a level: /fc bot add easy, normal or hard."))
     loaded = await ctx.need(actor, lang)
     table = loaded.table
     _runs(table, actor, lang)
@@ -345,7 +345,7 @@ async def start(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply
             tr(
                 lang,
                 "At least 2 players are needed to start: wait for someone to /fc join, "
-                "or seat a computer player with /fc addbot.",
+                "or seat a computer player with /fc bot add.",
             )
         )
     table.module.check_start(table.options, len(table.seats), lang)

@@ -39,12 +39,24 @@ class Command:
     anywhere: bool = False  # in a private chat it needs no game to be about
 
 
+async def _computers(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
+    """`/fc bot add [level]`, `/fc bot remove [n]`: the words of Discord's `/fc bot` group,
+    the same on every platform (`addbot` and `removebot` still work)."""
+    word = args[0].lower() if args else ""
+    if word == "add":
+        return await lobby.addbot(ctx, actor, args[1:], lang)
+    if word == "remove":
+        return await lobby.removebot(ctx, actor, args[1:], lang)
+    raise Refused(tr(lang, "Write /fc bot add [easy|normal|hard] or /fc bot remove [n]."))
+
+
 COMMANDS: dict[str, Command] = {
     "new": Command(lobby.new, anywhere=True),
     "join": Command(lobby.join),
     "leave": Command(lobby.leave),
     "start": Command(lobby.start),
-    "addbot": Command(lobby.addbot),
+    "bot": Command(_computers),
+    "addbot": Command(lobby.addbot),  # `bot add`, as typed before the words were grouped
     "removebot": Command(lobby.removebot),
     "play": Command(turns.play),
     "vote": Command(votes.vote),

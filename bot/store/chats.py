@@ -28,7 +28,11 @@ class Chats(StoreBase):
             for name, value in fields.items()
             if name.startswith("notify:")
         }
-        return ChatSettings(language=fields.get("language"), notify=notify)
+        return ChatSettings(
+            language=fields.get("language"),
+            notify=notify,
+            table_language=fields.get("table_language"),
+        )
 
     @guarded
     async def set_chat_language(self, channel: Channel, language: str | None) -> None:

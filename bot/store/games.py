@@ -50,7 +50,8 @@ class Games(Moving):
         language: str,
         game_id: str | None = None,
     ) -> GameRecord:
-        """Store a new game at version 1 and index it under each player.
+        """Store a new game at version 1 and index it under each player. `language` is the
+        one it was opened in; the chat keeps its first table's (`ChatSettings.spoken`).
 
         Raises `AlreadyExists` if the channel already has a live game: the script checks
         and writes in one step, so a table is never replaced, whatever the caller read
@@ -64,7 +65,7 @@ class Games(Moving):
         reply = await self._replicas.write(
             client,
             _CREATE,
-            [channel.game_key],
+            [channel.game_key, channel.settings_key],
             [
                 game_id,
                 data,

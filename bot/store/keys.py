@@ -274,10 +274,18 @@ class Deadline:
 
 @dataclass(frozen=True, slots=True)
 class ChatSettings:
-    """Per-chat preferences; `language` None means the bot's default."""
+    """Per-chat preferences. `language` is the one set with `/fc lang`; `table_language` the
+    language the chat's first table was opened in, kept so that what is sent on a timer
+    speaks as the answers do; neither: the bot's default (or the user's, when answering)."""
 
     language: str | None
     notify: Mapping[str, bool]
+    table_language: str | None = None
+
+    @property
+    def spoken(self) -> str | None:
+        """The chat's one language, if it has one: the one set, else the one kept."""
+        return self.language or self.table_language
 
     def notify_enabled(self, user_id: int | str, default: bool = True) -> bool:
         return self.notify.get(str(user_id), default)

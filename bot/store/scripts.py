@@ -25,7 +25,8 @@ __all__ = [
 # node of a cluster, so a listener may subscribe on any one (`changes`).
 CHANGES = "fc:changed"
 
-# KEYS: game. ARGV: game_id, data, now, creator, players (JSON), language, op, channel.
+# KEYS: game, chat settings. ARGV: game_id, data, now, creator, players (JSON), language, op,
+# channel. The chat keeps the language of its first table (`ChatSettings.table_language`).
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'op') == ARGV[7] then return {'ok', 1} end
@@ -34,6 +35,7 @@ end
 redis.call('HSET', KEYS[1], 'game_id', ARGV[1], 'version', 1, 'data', ARGV[2],
   'created', ARGV[3], 'updated', ARGV[3], 'creator', ARGV[4], 'players', ARGV[5],
   'language', ARGV[6], 'op', ARGV[7])
+redis.call('HSETNX', KEYS[2], 'table_language', ARGV[6])
 redis.call('PUBLISH', 'fc:changed', ARGV[8])
 return {'ok', 1}
 """

@@ -5,146 +5,44 @@ a user's private chat id is their user id) and directs to other users' private c
 private message that cannot be delivered is never posted in the group instead, since it may
 hold a hand: the group learns once per game, with a mention, that the user must open the bot
 first, and a refused command is answered under it in the group. Everything goes out through
-per-chat queues (`outbox.py`), so a chat under Telegram's flood limit holds up no other chat.
+per-chat queues (`outbox.py`), so a chat under Telegram's flood limit holds up no other chat;
+what waits for a busy chat is coalesced there into fewer messages, never dropped.
 """
 
 from __future__ import annotations
 
-import html
 import logging
-import re
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from functools import partial
 from typing import Final
 
 from telegram import (
     Bot,
-    InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputFile,
     LinkPreviewOptions,
     ReplyParameters,
-    WebAppInfo,
 )
-from telegram.constants import CallbackQueryLimit, MessageLimit, ParseMode
+from telegram.constants import CallbackQueryLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.i18n import tr
+from bot.lengths import cut, utf16_length
 from bot.metrics import watch_queue
-from bot.replies import Button, Message, Reply, mention
+from bot.replies import Message, Reply, mention
 
 from .contract import PLATFORM, GameServiceApi
-from .outbox import ChatId, Outbox, Parcel, Step
+from .markup import keyboard, plain_text, split_text, to_html, visible_length
+from .outbox import Outbox
+from .parcels import CAPTION_LIMIT, ChatId, Parcel, Picture, Show, Step, Words, Write
 from .places import chat_of, split
 
 log = logging.getLogger(__name__)
 
-CHOICES_PER_ROW: Final = 4
-TEXT_LIMIT: Final = int(MessageLimit.MAX_TEXT_LENGTH)  # 4096
-CAPTION_LIMIT: Final = int(MessageLimit.CAPTION_LENGTH)  # 1024
 ALERT_LIMIT: Final = int(CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH)  # 200
-CALLBACK_DATA_LIMIT: Final = 64
-_STYLES: Final = {"primary": "primary", "success": "success", "danger": "danger"}
 _NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
 PHOTO_SUFFIXES: Final = frozenset({"png", "jpg", "jpeg", "webp"})
-
-
-def escape(text: str) -> str:
-    """Escape for Telegram's HTML outside attributes (quotes may stay as they are)."""
-    return html.escape(text, quote=False)
-
-
-def mention_html(user_id: str, name: str) -> str:
-    return f'<a href="tg://user?id={html.escape(user_id)}">{escape(name)}</a>'
-
-
-def to_html(message: Message) -> str:
-    return message.format(mention_html, escape)
-
-
-def visible_length(message: Message) -> int:
-    """Length as Telegram counts it (UTF-16 units, after the markup is parsed)."""
-    plain = message.format(lambda _uid, name: name, lambda text: text)
-    return len(plain.encode("utf-16-le")) // 2
-
-
-def plain_text(message: Message) -> str:
-    """The text with mentions as bare names: for places without markup (alerts)."""
-    return message.format(lambda _uid, name: name, lambda text: text)
-
-
-def keyboard(message: Message, private: bool = False) -> InlineKeyboardMarkup | None:
-    """Choices (a menu on Discord) as rows of a few buttons, then the button rows, then the
-    message's page: in a private chat, over https, it opens as the bot's Mini App (Telegram
-    then hands the page its signed `initData`, which tells it who the player is); else as a
-    link."""
-    rows: list[list[InlineKeyboardButton]] = []
-    choices = list(message.choices)
-    for start in range(0, len(choices), CHOICES_PER_ROW):
-        rows.append([_button(b) for b in choices[start : start + CHOICES_PER_ROW]])
-    rows.extend([_button(b) for b in row] for row in message.buttons if row)
-    if message.web:
-        label = message.web_label or message.web
-        if private and message.web.startswith("https://"):
-            page = message.web.split("#", 1)[0]  # the page learns the player from Telegram
-            rows.append([InlineKeyboardButton(label, web_app=WebAppInfo(page))])
-        else:
-            rows.append([InlineKeyboardButton(label, url=message.web)])
-    return InlineKeyboardMarkup(rows) if rows else None
-
-
-def _button(button: Button) -> InlineKeyboardButton:
-    if not 1 <= len(button.data.encode()) <= CALLBACK_DATA_LIMIT:
-        # Telegram would refuse the whole message; the service promised <= 64 bytes.
-        raise ValueError(f"callback data must be 1-64 bytes: {button.data!r}")
-    return InlineKeyboardButton(
-        button.label or "·", callback_data=button.data, style=_STYLES.get(button.style)
-    )
-
-
-def split_text(message: Message, limit: int = TEXT_LIMIT) -> list[Message]:
-    """Pieces of `message` (text only) that each fit in one Telegram message.
-
-    Splits between lines, else between words, so a mention is never cut.
-    """
-    if visible_length(message) <= limit and len(to_html(message)) <= limit:
-        return [Message(message.text, names=message.names)]
-    pieces: list[Message] = []
-    current = ""
-
-    def fits(text: str) -> bool:
-        candidate = Message(text, names=message.names)
-        return visible_length(candidate) <= limit and len(to_html(candidate)) <= limit
-
-    for unit in _units(message.text, fits):
-        joined = unit if not current else current + unit
-        if fits(joined):
-            current = joined
-        else:
-            if current:
-                pieces.append(Message(current, names=message.names))
-            current = unit
-    if current.strip():
-        pieces.append(Message(current, names=message.names))
-    return pieces
-
-
-def _units(text: str, fits: Callable[[str], bool]) -> list[str]:
-    """Lines (with their newline), and words of lines too long for one message."""
-    units: list[str] = []
-    for line in text.splitlines(keepends=True):
-        if fits(line):
-            units.append(line)
-            continue
-        for word in re.split(r"(?<= )", line):
-            while not fits(word):  # a single "word" longer than a message: cut it
-                cut = max(1, len(word) // 2)
-                while cut > 1 and not fits(word[:cut]):
-                    cut //= 2
-                units.append(word[:cut])
-                word = word[cut:]
-            units.append(word)
-    return units
+TABLE_PICTURE: Final = "table.png"  # the name the service gives the table as everyone sees it
 
 
 # Telegram's words for a chat or a forum topic that is gone, or closed to the bot.
@@ -172,16 +70,23 @@ def plan(
 ) -> list[Step]:
     """One `Message` as the Bot API calls that send it (to a private chat if `private`); the
     keyboard goes on the last one, and the first answers the message `reply_to` (a
-    command), if given."""
+    command), if given. A text without buttons is `Words`, and the table's picture in a
+    group without buttons a `Picture`, which the outbox may coalesce with their neighbours
+    when the chat is busy."""
     markup = keyboard(message, private)
     caption = to_html(message)
     answer = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
     steps: list[Step] = []
     if message.image is not None:
+        table = not private and markup is None and _table_picture(message)
         short = visible_length(message) <= CAPTION_LIMIT and len(caption) <= CAPTION_LIMIT
         if short or not message.text.strip():
+            if table:
+                words = _words(bot, message, caption, answer) if caption.strip() else None
+                return [Picture(message.image, words, _file_sender(bot, message, answer, None))]
             return [_file(bot, message, answer, caption or None, markup)]
-        steps.append(_file(bot, message, answer, None, None))
+        show = _file_sender(bot, message, answer, None)
+        steps.append(Picture(message.image, None, show) if table else _file_step(show, None))
         answer = None
     pieces = split_text(message) if message.text.strip() else []
     if not pieces:
@@ -190,10 +95,24 @@ def plan(
         # Buttons need a text to hang on.
         pieces = [Message(message.choices_placeholder or "…")]
     for index, piece in enumerate(pieces):
-        last = index == len(pieces) - 1
-        steps.append(_text(bot, to_html(piece), answer, markup if last else None))
+        buttons = markup if index == len(pieces) - 1 else None
+        html = to_html(piece)
+        if buttons is None:
+            steps.append(_words(bot, piece, html, answer))
+        else:
+            steps.append(_text(bot, html, answer, buttons))
         answer = None
     return steps
+
+
+def _table_picture(message: Message) -> bool:
+    """The picture of the table as everyone sees it (not a final table, a replay, a record,
+    ratings): a newer one says all an older one did but its words."""
+    return message.image_name == TABLE_PICTURE and file_kind(message.image_name) == "photo"
+
+
+def _words(bot: Bot, message: Message, html: str, answer: ReplyParameters | None) -> Words:
+    return Words(html, visible_length(message), _text_sender(bot, answer, None))
 
 
 def _file(
@@ -203,20 +122,34 @@ def _file(
     caption: str | None,
     markup: InlineKeyboardMarkup | None,
 ) -> Step:
-    """The message's file, by its name: a picture as a photo, a GIF as an animation (a
-    replay), anything else as a document (an exported record)."""
+    return _file_step(_file_sender(bot, message, answer, markup), caption)
+
+
+def _file_step(show: Show, caption: str | None) -> Step:
+    async def call(place: ChatId) -> object:
+        return await show(place, caption)
+
+    return call
+
+
+def _file_sender(
+    bot: Bot,
+    message: Message,
+    answer: ReplyParameters | None,
+    markup: InlineKeyboardMarkup | None,
+) -> Show:
+    """The message's file with any caption, by its name: a picture as a photo, a GIF as an
+    animation (a replay), anything else as a document (an exported record)."""
     image = message.image
     assert image is not None
     kind = file_kind(message.image_name)
-    mode = ParseMode.HTML if caption else None
-
     senders: dict[str, Callable[..., Awaitable[object]]] = {
         "photo": bot.send_photo,
         "animation": bot.send_animation,
     }
     send = senders.get(kind, bot.send_document)
 
-    async def call(place: ChatId) -> object:
+    async def call(place: ChatId, caption: str | None) -> object:
         chat, topic = split(place)
         return await send(
             chat,
@@ -224,7 +157,7 @@ def _file(
             message_thread_id=topic,
             caption=caption,
             reply_markup=markup,
-            parse_mode=mode,
+            parse_mode=ParseMode.HTML if caption else None,
             reply_parameters=answer,
         )
 
@@ -234,7 +167,18 @@ def _file(
 def _text(
     bot: Bot, text: str, answer: ReplyParameters | None, markup: InlineKeyboardMarkup | None
 ) -> Step:
+    write = _text_sender(bot, answer, markup)
+
     async def call(place: ChatId) -> object:
+        return await write(place, text)
+
+    return call
+
+
+def _text_sender(
+    bot: Bot, answer: ReplyParameters | None, markup: InlineKeyboardMarkup | None
+) -> Write:
+    async def call(place: ChatId, text: str) -> object:
         chat, topic = split(place)
         return await bot.send_message(
             chat,
@@ -264,9 +208,9 @@ def open_chat_hint(bot: Bot, user_id: str, name: str, language: str) -> Message:
 
 
 def alert_text(reply: Reply) -> str:
-    """A refused reply as a callback-query alert (plain text, at most 200 characters)."""
+    """A refused reply as a callback-query alert (plain text, at most 200 UTF-16 units)."""
     text = "\n".join(plain_text(m) for m in reply.private if m.text).strip() or "✖"
-    return text if len(text) <= ALERT_LIMIT else text[: ALERT_LIMIT - 1] + "…"
+    return cut(text, ALERT_LIMIT, utf16_length)
 
 
 class Delivery:

@@ -7,8 +7,15 @@ waits alone, and what waits for it is retried until it arrives, unless a newer p
 same key (a newer turn notice of the same game) replaced it. Network failures are retried too:
 a few times, or for as long as it takes for a parcel with a key. A caller waits for its parcel
 only until it is delivered, refused, or held up for a retry: a handler never keeps its update
-slot for a flooded chat. Memory is bounded: at most `MAX_QUEUED` parcels wait per chat, and a
-chat's task ends when its queue is empty.
+slot for a flooded chat. A chat's task ends when its queue is empty.
+
+Nothing waiting is ever dropped. A queue grows only when its chat cannot take messages as fast
+as they come (a group gets about 20 a minute), so whenever more than one parcel waits for the
+next to go, or `CROWDED` wait behind one still under way, what waits is coalesced into fewer
+messages (`coalesce`): texts next to each other joined into one, and a picture of the table
+that a newer one waits behind left out, its words kept. Only the `Words` and `Picture` steps
+that `delivery.plan` marks are touched: a message with buttons, a file or a turn notice (a
+parcel with a key) goes as it is, and no text is joined across it.
 """
 
 from __future__ import annotations
@@ -17,22 +24,29 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final
 
 from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 
+from bot.metrics import COALESCED
+
+from .contract import PLATFORM
+from .parcels import (
+    ChatId,
+    Outcome,
+    Parcel,
+    Step,
+    coalesce,
+)
+
 log = logging.getLogger(__name__)
 
-MAX_QUEUED: Final = 50  # parcels waiting per chat; past this an old one is dropped
+CROWDED: Final = 50  # parcels waiting behind the one under way that are coalesced at once
 NETWORK_TRIES: Final = 3  # retries after a network failure, for parcels without a key
 BACKOFF: Final = 1.0  # seconds before the first of those retries, doubling up to:
 MAX_BACKOFF: Final = 60.0
-
-ChatId = int | str
-Step = Callable[[ChatId], Awaitable[object]]  # one Bot API call, given the chat to send to
-Outcome = Literal["delivered", "failed", "unreachable", "superseded", "dropped"]
 
 
 def _transient(error: TelegramError) -> bool:
@@ -45,24 +59,6 @@ def retry_seconds(error: RetryAfter) -> float:
     """The wait Telegram asked for. Read from the timedelta PTB keeps: its public
     `retry_after` warns about a future change of type."""
     return error._retry_after.total_seconds()
-
-
-@dataclass(eq=False)
-class Parcel:
-    """What one message or a few messages to one chat need: each message is a list of calls
-    (a photo, then its text), and a failed call skips only the rest of its message."""
-
-    chat_id: ChatId
-    messages: Sequence[Sequence[Step]]
-    key: Hashable | None = None
-    on_unreachable: Callable[[], Awaitable[None]] | None = None
-    outcome: Outcome | None = None
-    superseded: bool = False
-    released: asyncio.Event = field(default_factory=asyncio.Event)
-
-    def finish(self, outcome: Outcome) -> None:
-        self.outcome = outcome
-        self.released.set()
 
 
 @dataclass(eq=False)
@@ -82,11 +78,11 @@ class Outbox:
     def __init__(
         self,
         undeliverable: Callable[[TelegramError], bool],
-        max_queued: int = MAX_QUEUED,
+        crowded: int = CROWDED,
         backoff: float = BACKOFF,
     ) -> None:
         self._undeliverable = undeliverable
-        self._max_queued = max_queued
+        self._crowded = crowded
         self._backoff = backoff
         self._chats: dict[ChatId, _Chat] = {}
 
@@ -102,15 +98,11 @@ class Outbox:
                 older.finish("superseded")
             if chat.current is not None and chat.current.key == parcel.key:
                 chat.current.superseded = True
-        if len(chat.queue) >= self._max_queued:
-            # The oldest parcel goes, sparing those with a key (turn notices) while possible.
-            dropped = next((p for p in chat.queue if p.key is None), chat.queue[0])
-            chat.queue.remove(dropped)
-            log.warning("too much waiting for chat %s: one parcel dropped", parcel.chat_id)
-            dropped.finish("dropped")
         chat.queue.append(parcel)
         if chat.held:
             parcel.released.set()
+        if len(chat.queue) >= self._crowded:
+            self._coalesce(parcel.chat_id, chat)
         if chat.task is None:
             chat.task = asyncio.create_task(self._work(parcel.chat_id, chat))
         return parcel
@@ -127,7 +119,8 @@ class Outbox:
         return sum(len(chat.parcels()) for chat in self._chats.values())
 
     async def close(self, grace: float) -> None:
-        """Give the queues `grace` seconds to empty, then drop what is left."""
+        """Give the queues `grace` seconds to empty, then drop what is left (the process is
+        stopping: this is the one time anything is)."""
         tasks = [chat.task for chat in self._chats.values() if chat.task is not None]
         if tasks:
             await asyncio.wait(tasks, timeout=grace)
@@ -140,9 +133,30 @@ class Outbox:
                 with contextlib.suppress(asyncio.CancelledError):
                     await chat.task
 
+    def _coalesce(self, chat_id: ChatId, chat: _Chat) -> None:
+        """What waits for a busy chat, in fewer messages (`coalesce`)."""
+        done = coalesce(chat.queue)
+        if not done.changed:
+            return
+        chat.queue = deque(done.parcels)
+        for parcel in done.superseded:
+            parcel.finish("superseded")
+        COALESCED.labels(PLATFORM).inc(done.before - done.after)
+        log.info(
+            "chat %s is busy: %d waiting messages coalesced into %d, older pictures left out: %d",
+            chat_id,
+            done.before,
+            done.after,
+            done.pictures,
+        )
+
     async def _work(self, chat_id: ChatId, chat: _Chat) -> None:
         try:
             while chat.queue:
+                if len(chat.queue) > 1:
+                    self._coalesce(chat_id, chat)
+                    if not chat.queue:
+                        break
                 parcel = chat.current = chat.queue.popleft()
                 try:
                     await self._deliver(chat, parcel)
@@ -179,7 +193,7 @@ class Outbox:
         """Wait before a retry, releasing whoever waits for this chat's parcels."""
         chat.held = True
         for waiting in chat.parcels():
-            waiting.released.set()
+            waiting.release()
         await asyncio.sleep(wait)
         chat.held = False
 
