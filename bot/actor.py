@@ -30,6 +30,9 @@ class Actor:
     # the bot says why a table there closed; "" where there is none.
     parent: str = ""
     threads: bool = False  # a table can open in a new thread of this place (a Discord channel)
+    # Asked from the player's own page, which draws the board itself: what it is told of
+    # their seat needs no picture (`At.pictures`).
+    page: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", clean_name(self.name))  # frozen: set once, here

@@ -4,12 +4,15 @@ Against a throwaway redis-server, with the pages served by two child processes (
 deployment runs them), it measures:
 
 - `first_load_bytes`: a table page's first load, gzip-compressed as a proxy would send it
-  (HTML, script, style, icon) plus the table's PNG (already compressed);
+  (HTML, scripts, style, icon, the board's SVG);
 - `change_ms`: from a confirmation pressed on a player's page (its POST sent) to the change
   received by another open page, p50 and p99, with both pages on one process (`same`) and
   with the press on one process and the page on the other (`across`);
 - `pages`: event streams one process holds open at once on a quiet table, and the resident
   memory they add per page;
+- `move_answered_ms`: from a confirmation pressed on a page to its answer, p50 and p99, on
+  the process that holds `watchers` other pages of the same table (it tells them all of
+  each move);
 - `cpu_ms_per_change`: the serving process's CPU per change delivered to one open page.
 """
 
@@ -115,7 +118,8 @@ async def _first_load(http: aiohttp.ClientSession, address: str, path: str) -> i
     async with http.get(address + path + "/state") as answer:
         board = (await answer.json())["board"]
     async with http.get(address + board) as answer:
-        total += len(await answer.read())
+        drawn = await answer.read()  # an SVG compresses as the page's text does; a PNG is
+        total += len(gzip.compress(drawn)) if ".svg" in board else len(drawn)
     return total
 
 
@@ -125,6 +129,33 @@ async def _versions(http: aiohttp.ClientSession, url: str, into: asyncio.Queue[f
         async for line in stream.content:
             if line.startswith(b"event: state"):
                 await into.put(time.perf_counter())
+
+
+async def _confirm(
+    http: aiohttp.ClientSession, presser: str, path: str, token: str
+) -> tuple[float, float] | None:
+    """The seat of `token` plays from its page on `presser` (a spot, a turn, the
+    confirmation): when the confirmation was sent and when its answer came, or None if the
+    seat has nothing to play."""
+    headers = {"Authorization": f"Bearer {token}"}
+    async with http.get(presser + path + "/seat", headers=headers) as answer:
+        body = await answer.json()
+    choices = body["messages"][0]["choices"] if body.get("ok") else []
+    if not choices:
+        return None
+    data = choices[0]["data"]
+    for _step in range(2):
+        async with http.post(presser + path + "/press", headers=headers, json={"data": data}) as a:
+            body = await a.json()
+        data = body["messages"][0]["buttons"][0][0]["data"]
+    confirm = next(
+        b["data"] for m in body["messages"] for row in m["buttons"] for b in row
+        if b["style"] == "success"
+    )  # fmt: skip
+    start = time.perf_counter()
+    async with http.post(presser + path + "/press", headers=headers, json={"data": confirm}) as a:
+        await a.read()
+    return start, time.perf_counter()
 
 
 async def _change_ms(
@@ -146,37 +177,41 @@ async def _change_ms(
     took: list[float] = []
     for _ in range(moves):
         for user in ("ann", "bob"):
-            headers = {"Authorization": f"Bearer {tokens[user]}"}
-            async with http.get(presser + path + "/seat", headers=headers) as answer:
-                body = await answer.json()
-            choices = body["messages"][0]["choices"] if body.get("ok") else []
-            if not choices:
+            pressed = await _confirm(http, presser, path, tokens[user])
+            if pressed is None:
                 continue
-            data = choices[0]["data"]
-            for _step in range(2):
-                async with http.post(
-                    presser + path + "/press", headers=headers, json={"data": data}
-                ) as answer:
-                    body = await answer.json()
-                data = body["messages"][0]["buttons"][0][0]["data"]
-            confirm = next(
-                b["data"]
-                for m in body["messages"]
-                for row in m["buttons"]
-                for b in row
-                if b["style"] == "success"
-            )
-            start = time.perf_counter()
-            async with http.post(
-                presser + path + "/press", headers=headers, json={"data": confirm}
-            ) as answer:
-                await answer.read()
             arrived = await asyncio.wait_for(arrivals.get(), 10)
-            took.append((arrived - start) * 1000)
+            took.append((arrived - pressed[0]) * 1000)
             await asyncio.sleep(0.2)  # a person's pace: the server limits a token's requests
             break
     reader.cancel()
     return took
+
+
+async def _answered_ms(
+    service: GameService, http: aiohttp.ClientSession, address: str, channel: str, watchers: int
+) -> dict[str, Any]:
+    """Moves confirmed on a page of the process that holds `watchers` pages of the same
+    table, each timed until its answer: the event loop that tells them all must answer the
+    mover meanwhile."""
+    game_id = await _table(service, channel)
+    path = f"/t/bench/{channel}/{game_id}"
+    readers, arrivals = await _open(http, address + path + "/events", watchers)
+    tokens = await _tokens(service, channel, game_id)
+    took: list[float] = []
+    for _ in range(20):
+        for user in ("ann", "bob"):
+            pressed = await _confirm(http, address, path, tokens[user])
+            if pressed is None:
+                continue
+            took.append((pressed[1] - pressed[0]) * 1000)
+            for _ in range(watchers):  # every page told before the next move
+                await asyncio.wait_for(arrivals.get(), 60)
+            await asyncio.sleep(0.2)
+            break
+    for reader in readers:
+        reader.cancel()
+    return {"watchers": watchers, "p50": _p(took, 0.5), "p99": _p(took, 0.99), "n": len(took)}
 
 
 async def _open(
@@ -245,14 +280,16 @@ async def _cpu_per_change(
     return round(used * 1000 / changes, 3)
 
 
-async def run(moves: int, pages: int) -> dict[str, Any]:
+async def run(moves: int, pages: int, watchers: int = 3000) -> dict[str, Any]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, pages * 2 + 512)), hard))
+    wanted = max(pages, watchers) * 2 + 512
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, wanted)), hard))
     with temporary_redis_server(unix_socket=False) as server:
         ports = [free_port(), free_port()]
         spawn = multiprocessing.get_context("spawn")
         children = [
-            spawn.Process(target=_serve, args=(server.url, p, pages), daemon=True) for p in ports
+            spawn.Process(target=_serve, args=(server.url, p, max(pages, watchers)), daemon=True)
+            for p in ports
         ]
         for child in children:
             child.start()
@@ -278,6 +315,7 @@ async def run(moves: int, pages: int) -> dict[str, Any]:
                 figures["pages"] = await _pages(
                     http, two, f"/t/bench/t2/{quiet}", children[1].pid or 0, pages
                 )
+                figures["move_answered_ms"] = await _answered_ms(service, http, one, "t4", watchers)
                 busy = await _table(service, "t3")
                 figures["cpu_ms_per_change"] = await _cpu_per_change(
                     service, http, two, f"/t/bench/t3/{busy}", children[1].pid or 0, "t3", 50
@@ -292,5 +330,5 @@ async def run(moves: int, pages: int) -> dict[str, Any]:
                 child.join(5)
 
 
-def main(moves: int, pages: int) -> None:
-    print(json.dumps(asyncio.run(run(moves, pages))))
+def main(moves: int, pages: int, watchers: int) -> None:
+    print(json.dumps(asyncio.run(run(moves, pages, watchers))))

@@ -116,76 +116,89 @@ def leaderboard_image(
     tr: Translate | None = None,
     subtitle: str = "",
     per_game: bool = False,
+    scale: int = 1,
 ) -> Image.Image:
     """The leaderboard (RGB), before encoding: at most `MAX_ROWS` rows, as ordered;
-    `per_game`: one player's rows, one a game, the name column headed "Game"."""
+    `per_game`: one player's rows, one a game, the name column headed "Game". `scale`
+    draws it that many times larger, the same picture in more pixels (a web page's copy,
+    sharp on a phone's dense screen); texts are cut as at scale 1, so every scale says the
+    same."""
     tr_ = translator(tr)
+    s = scale
     shown = rows[:MAX_ROWS]
     body = HEAD_H + ROW_H * len(shown) if shown else EMPTY_H
-    image = Image.new("RGB", (WIDTH, TITLE_H + body + MARGIN // 2), BACKGROUND)
+    image = Image.new("RGB", (WIDTH * s, (TITLE_H + body + MARGIN // 2) * s), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, WIDTH, TITLE_H - 1), fill=BAND)
+    draw.rectangle((0, 0, WIDTH * s, TITLE_H * s - 1), fill=BAND)
     width = WIDTH - 2 * MARGIN
     title_y = TITLE_H // 2 - (12 if subtitle else 0)
-    stamp(image, (MARGIN, title_y), fit(title, 28, width, True), 28, TEXT, bold=True, anchor="lm")
+    title = fit(title, 28, width, True)
+    stamp(image, (MARGIN * s, title_y * s), title, 28 * s, TEXT, bold=True, anchor="lm")
     if subtitle:
-        stamp(image, (MARGIN, TITLE_H // 2 + 18), fit(subtitle, 15, width), 15, MUTED, anchor="lm")
+        where = (MARGIN * s, (TITLE_H // 2 + 18) * s)
+        stamp(image, where, fit(subtitle, 15, width), 15 * s, MUTED, anchor="lm")
     if not shown:
-        middle = (WIDTH // 2, TITLE_H + EMPTY_H // 2)
-        stamp(image, middle, fit(tr_(EMPTY), 20, width), 20, MUTED, anchor="mm")
+        middle = (WIDTH // 2 * s, (TITLE_H + EMPTY_H // 2) * s)
+        stamp(image, middle, fit(tr_(EMPTY), 20, width), 20 * s, MUTED, anchor="mm")
         return image
-    _headings(image, tr_, GAME if per_game else PLAYER)
+    _headings(image, tr_, GAME if per_game else PLAYER, s)
     for index, row in enumerate(shown):
-        _row(image, index, row)
+        _row(image, index, row, s)
     return image
 
 
-def _headings(image: Image.Image, tr: Translate, names: str) -> None:
-    y = TITLE_H + HEAD_H // 2
+def _headings(image: Image.Image, tr: Translate, names: str, s: int) -> None:
+    y = (TITLE_H + HEAD_H // 2) * s
     for column, label, anchor in HEADINGS:
         label = names if column == "player" else label
         left, right = COLUMNS[column]
         text = fit(tr(label), 13, right - left, True)
-        x = {"l": left, "m": (left + right) / 2, "r": right}[anchor]
-        stamp(image, (x, y), text, 13, MUTED, bold=True, anchor=anchor + "m")
-    ImageDraw.Draw(image).line((MARGIN, _row_top(0) - 1, WIDTH - MARGIN, _row_top(0) - 1), RULE)
+        x = {"l": left, "m": (left + right) / 2, "r": right}[anchor] * s
+        stamp(image, (x, y), text, 13 * s, MUTED, bold=True, anchor=anchor + "m")
+    rule = _row_top(0) - 1
+    box = (MARGIN * s, rule * s, (WIDTH - MARGIN + 1) * s - 1, (rule + 1) * s - 1)
+    ImageDraw.Draw(image).rectangle(box, fill=RULE)
 
 
-def _row(image: Image.Image, index: int, row: Row) -> None:
+def _row(image: Image.Image, index: int, row: Row, s: int) -> None:
     draw = ImageDraw.Draw(image)
     top = _row_top(index)
-    middle = top + ROW_H // 2
+    middle = (top + ROW_H // 2) * s
     if index % 2:
-        draw.rectangle((0, top, WIDTH, top + ROW_H - 1), fill=STRIPE)
+        draw.rectangle((0, top * s, WIDTH * s, (top + ROW_H) * s - 1), fill=STRIPE)
     left, right = COLUMNS["rank"]
-    centre = (left + right) // 2
+    centre = (left + right) // 2 * s
     rank = str(row.rank) if row.rank > 0 else "–"
     medal = MEDALS.get(row.rank)
     if medal is not None:
-        draw.ellipse((centre - 15, middle - 15, centre + 15, middle + 15), fill=medal)
-        stamp(image, (centre, middle), rank, 16, INK, bold=True, anchor="mm")
+        r = 15 * s
+        draw.ellipse((centre - r, middle - r, centre + r, middle + r), fill=medal)
+        stamp(image, (centre, middle), rank, 16 * s, INK, bold=True, anchor="mm")
     else:
-        stamp(image, (centre, middle), rank, 16, MUTED, bold=True, anchor="mm")
+        stamp(image, (centre, middle), rank, 16 * s, MUTED, bold=True, anchor="mm")
     left, right = COLUMNS["player"]
     name = fit(row.name, 18, right - left - 8, True)
-    stamp(image, (left, middle), name, 18, TEXT, bold=True, anchor="lm")
+    stamp(image, (left * s, middle), name, 18 * s, TEXT, bold=True, anchor="lm")
     right = COLUMNS["rating"][1]
-    stamp(image, (right, middle), str(row.rating), 18, TEXT, bold=True, anchor="rm")
-    stamp(image, (right + 6, middle + 1), f"± {row.uncertainty}", 14, MUTED, anchor="lm")
+    stamp(image, (right * s, middle), str(row.rating), 18 * s, TEXT, bold=True, anchor="rm")
+    spread = ((right + 6) * s, middle + s)
+    stamp(image, spread, f"± {row.uncertainty}", 14 * s, MUTED, anchor="lm")
     for right, value in ((COLUMNS["games"][1], row.games), (COLUMNS["wins"][1], row.wins)):
-        stamp(image, (right, middle), str(value), 16, TEXT, anchor="rm")
-    _sparkline(image, cell_box(index, "trend"), row.trend)
+        stamp(image, (right * s, middle), str(value), 16 * s, TEXT, anchor="rm")
+    left, top, right, bottom = cell_box(index, "trend")
+    _sparkline(image, (left * s, top * s, right * s, bottom * s), row.trend, s)
 
 
-def _sparkline(image: Image.Image, box: Box, trend: tuple[int, ...]) -> None:
-    """The ratings as a line across the cell, green if the last is above the first, red if
-    below, its end marked with a dot; one rating is a dot alone, none is nothing. Drawn at
-    `SPARK_SCALE` times the size and reduced: a smooth line, not a staircase."""
+def _sparkline(image: Image.Image, box: Box, trend: tuple[int, ...], s: int) -> None:
+    """The ratings as a line across the cell (`box`, in the picture's pixels: `s` to each
+    of scale 1), green if the last is above the first, red if below, its end marked with a
+    dot; one rating is a dot alone, none is nothing. Drawn at `SPARK_SCALE` times the size
+    and reduced: a smooth line, not a staircase."""
     if not trend:
         return
     left, top, right, bottom = box
     width, height = (right - left) * SPARK_SCALE, (bottom - top) * SPARK_SCALE
-    pad, dot = SPARK_PAD * SPARK_SCALE, SPARK_DOT * SPARK_SCALE
+    pad, dot = SPARK_PAD * SPARK_SCALE * s, SPARK_DOT * SPARK_SCALE * s
     low, high = min(trend), max(trend)
     span = max(1, len(trend) - 1)
     points = [
@@ -200,7 +213,8 @@ def _sparkline(image: Image.Image, box: Box, trend: tuple[int, ...]) -> None:
     mask = Image.new("L", (width, height), 0)
     draw = ImageDraw.Draw(mask)
     if len(points) > 1:
-        draw.line(points, fill=255, width=SPARK_LINE * SPARK_SCALE // 2, joint="curve")
+        line = SPARK_LINE * SPARK_SCALE // 2 * s
+        draw.line(points, fill=255, width=line, joint="curve")
     x, y = points[-1]
     draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=255)
     colour = UP if trend[-1] > trend[0] else DOWN if trend[-1] < trend[0] else MUTED
@@ -215,10 +229,12 @@ def leaderboard_png(
     tr: Translate | None = None,
     subtitle: str = "",
     per_game: bool = False,
+    scale: int = 1,
 ) -> bytes:
     """The leaderboard as a small PNG: `title` (and `subtitle`) above the rows, as ordered;
-    "No rated games yet" without any. `tr` translates the headings (None: English)."""
-    image = leaderboard_image(title, rows, tr=tr, subtitle=subtitle, per_game=per_game)
+    "No rated games yet" without any. `tr` translates the headings (None: English);
+    `scale` (`leaderboard_image`): the chat's 1, a web page's more."""
+    image = leaderboard_image(title, rows, tr=tr, subtitle=subtitle, per_game=per_game, scale=scale)
     indexed = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     out = io.BytesIO()
     indexed.save(out, "PNG", compress_level=PNG_LEVEL)

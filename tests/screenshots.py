@@ -2,7 +2,9 @@
 in headless Chromium (as the browser tests run it) on a throwaway Redis.
 
 A mid-game tile table as a watcher sees it, on a phone (390x844 at 3x) and a desktop
-(1280x800), and a player's page showing the preview of a placement tapped on the board.
+(1280x800); a player's phone with the preview of a placement touched on the board; Die
+Verbotene Stadt on a phone (an official touched, its stops marked) and a desktop; a replay;
+a leaderboard on a phone.
 """
 
 from __future__ import annotations
@@ -60,39 +62,85 @@ async def _make(service: GameService, address: str) -> None:
     loaded = await service.ctx.load(Channel.of("console", CHANNEL))
     assert loaded is not None
     personal = seat_link(service.ctx, loaded, mover)
+    stadt = await _stadt(service)
     async with chromium() as browser:
-        for name, width, height, scale in (
-            ("web-phone", 390, 844, 3),
-            ("web-desktop", 1280, 800, 1),
-        ):
-            page = await browser.new_page(
-                viewport={"width": width, "height": height}, device_scale_factor=scale
-            )
+        phone = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3}
+        desktop = {"viewport": {"width": 1280, "height": 800}, "device_scale_factor": 1}
+        for name, size in (("web-phone", phone), ("web-desktop", desktop)):
+            page = await browser.new_page(**size)  # type: ignore[arg-type]
             await page.goto(link)
-            await page.wait_for_function("document.getElementById('board').complete")
+            await page.locator("svg#board").wait_for()
             await page.screenshot(path=str(DOCS / f"{name}.png"))
             await page.close()
-        page = await browser.new_page(viewport={"width": 1280, "height": 1100})
+        # A player's phone: a spot touched on the board, the tile shown there, Place it here.
+        page = await browser.new_page(**phone)  # type: ignore[arg-type]
         await page.goto(personal)
-        await page.locator("#choices .tapboard .target").nth(1).click()  # a spot on the board
+        await page.locator("#spots .spot").nth(1).click()
         await page.locator("#choices button.success").wait_for()
-        await page.locator("#choices .tapboard .target").last.hover()
-        await page.wait_for_function("[...document.images].every((image) => image.complete)")
-        await page.screenshot(path=str(DOCS / "web-seat.png"), full_page=True)
-        replay = await _finished(service)
-        page = await browser.new_page(viewport={"width": 1280, "height": 800})
-        await page.goto(replay)
-        for _ in range(12):
-            await page.keyboard.press("ArrowLeft")
-        await expect(page.locator("#frame")).to_have_js_property("complete", True)
+        await page.wait_for_timeout(500)  # the tile settles in
+        await page.screenshot(path=str(DOCS / "web-seat.png"))
+        await page.close()
+        # Die Verbotene Stadt on a phone: an official touched, its stops marked.
+        page = await browser.new_page(**phone)  # type: ignore[arg-type]
+        await page.goto(stadt)
+        await page.locator("#spots .spot").first.click()
+        await expect(page.locator("#choices .text").first).to_contain_text("first slide")
         await page.wait_for_timeout(300)
+        await page.screenshot(path=str(DOCS / "web-stadt-phone.png"))
+        await page.close()
+        page = await browser.new_page(**desktop)  # type: ignore[arg-type]
+        await page.goto(stadt.partition("#")[0])
+        await page.locator("svg#board").wait_for()
+        await page.screenshot(path=str(DOCS / "web-stadt-desktop.png"))
+        await page.close()
+        replay, top = await _finished(service)
+        page = await browser.new_page(**desktop)  # type: ignore[arg-type]
+        await page.goto(replay)
+        for _ in range(30):
+            await page.keyboard.press("ArrowRight")
+        await page.wait_for_timeout(500)
         await page.screenshot(path=str(DOCS / "web-replay.png"))
-    names = ("web-phone", "web-desktop", "web-seat", "web-replay")
+        await page.close()
+        page = await browser.new_page(**phone)  # type: ignore[arg-type]
+        await page.goto(top)
+        await page.wait_for_timeout(300)
+        await page.screenshot(path=str(DOCS / "web-leaderboard.png"), full_page=True)
+    names = (
+        "web-phone", "web-desktop", "web-seat", "web-stadt-phone", "web-stadt-desktop",
+        "web-replay", "web-leaderboard",
+    )  # fmt: skip
     print("written:", ", ".join(f"docs/{n}.png" for n in names))
 
 
-async def _finished(service: GameService) -> str:
-    """A two-player game played to its end in another chat; its replay page's address."""
+async def _stadt(service: GameService) -> str:
+    """A three-player Die Verbotene Stadt table in another chat, its bribes made: the personal
+    link of the player to move."""
+
+    def who(user: str) -> Actor:
+        return Actor("console", "stadt", user, user.capitalize())
+
+    assert (await service.command(who("ann"), "new stadt")).ok
+    for user in ("bob", "cid"):
+        assert (await service.command(who(user), "join")).ok
+    assert (await service.command(who("ann"), "start")).ok
+    mover = ""
+    for user in ("ann", "bob", "cid"):
+        [asked] = [m for m in (await service.command(who(user), "hand")).private if m.choices]
+        assert (await service.press(who(user), asked.choices[user == "bob"].data)).ok
+    for user in ("ann", "bob", "cid"):
+        hand = await service.command(who(user), "hand")
+        if any(m.text.startswith("Your turn") for m in hand.private):
+            mover = user
+    from bot.service.weblinks import seat_link
+
+    loaded = await service.ctx.load(Channel.of("console", "stadt"))
+    assert loaded is not None and mover
+    return seat_link(service.ctx, loaded, mover)
+
+
+async def _finished(service: GameService) -> tuple[str, str]:
+    """A two-player game played to its end in another chat: its replay page's address and
+    its leaderboard's."""
 
     def who(user: str) -> Actor:
         return Actor("console", "kept", user, user.capitalize())
@@ -108,7 +156,10 @@ async def _finished(service: GameService) -> str:
         user = table.user_of(game.current).user_id
         assert (await service.command(who(user), f"play {spot.number} {spot.rotations[0]}")).ok
     history = await service.command(who("ann"), "history")
-    return next(w for w in history.public[0].text.split() if "/r/" in w)
+    replay = next(w for w in history.public[0].text.split() if "/r/" in w)
+    top = await service.command(who("ann"), "top global")
+    board = next(w for w in top.public[-1].text.split() if "/top/" in w)
+    return replay, board
 
 
 async def main() -> None:

@@ -1,6 +1,6 @@
 """The built wheel (what `make wheels` and the Docker image install) holds every file the bot
-reads at run time besides its code: the web pages' scripts, style, icon and vendored
-library, the fonts, the games' data and the translations."""
+reads at run time besides its code: the web pages' templates, scripts, style, icon and
+vendored library, the fonts, the games' data and the translations."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from tests.procs import ROOT
 LEFT_OUT = (".git", ".venv", "build", "*.egg-info", "mutants", "*_cache", ".hypothesis")
 KEPT = (
     "bot/web/static/**/*",
+    "bot/web/templates/*",
     "render/fonts/*",
     "engine/*/data/*",
     "bot/locales/*/LC_MESSAGES/*",

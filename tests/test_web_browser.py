@@ -106,11 +106,11 @@ async def test_a_name_made_of_markup_stays_text_in_the_browser(
         )
         await page.goto(f"{base}{path}")
         await expect(page.locator("#table")).to_have_attribute("data-version", "3")
-        names = await page.locator("#seats li").all_text_contents()
+        names = await page.locator("#seats .name").all_text_contents()
         assert evil in names
         await move(service)  # drawn again by the script, from the server's JSON
         await expect(page.locator("#table")).to_have_attribute("data-version", "4")
-        assert evil in await page.locator("#seats li").all_text_contents()
+        assert evil in await page.locator("#seats .name").all_text_contents()
         assert await page.locator("#seats img").count() == 0
         await asyncio.sleep(0.3)
     assert dialogs == [] and violations == []

@@ -47,13 +47,21 @@ async def _preview_text(page: Page) -> str:
     return await page.locator("#choices .text").first.inner_text()
 
 
-async def _by_keyboard(page: Page) -> None:
+async def _by_keyboard(page: Page, first: bool = True) -> None:
     """A spot on the board, a turn of the tile and the confirmation, with the keyboard only:
-    Tab, Enter and R."""
+    Tab, Enter and R. On a page just opened the board's first spot is the first Tab stop;
+    later, Tab goes on from wherever the last move left the focus, round to the board."""
     await page.locator("#spots .spot").first.wait_for()
-    await page.keyboard.press("Tab")  # the board's first spot comes first
-    focused = await page.evaluate("document.activeElement.getAttribute('aria-label')")
-    assert focused.startswith("Spot 1: ")
+    await page.keyboard.press("Tab")
+    if first:
+        focused = await page.evaluate("document.activeElement.getAttribute('aria-label')")
+        assert focused.startswith("Spot 1: ")  # the board's first spot comes first
+    for _ in range(80):
+        if await page.evaluate("document.activeElement.classList.contains('spot')"):
+            break
+        await page.keyboard.press("Tab")
+    else:
+        raise AssertionError("Tab never reaches the board's spots")
     await page.keyboard.press("Enter")
     before = await _preview_text(page)
     assert (await page.evaluate("document.activeElement.textContent")) == "Place it here"
@@ -130,12 +138,17 @@ def _link_for(reply: Reply, user: str) -> tuple[str, str] | None:
     return None
 
 
-async def test_a_whole_game_with_one_player_on_the_page(service: GameService, store: Store) -> None:
+@pytest.mark.parametrize("keyboard", [False, True], ids=["touch", "keyboard"])
+async def test_a_whole_game_with_one_player_on_the_page(
+    service: GameService, store: Store, keyboard: bool
+) -> None:
+    """Bob's moves all from his phone's page: by touching the board (the first by keyboard),
+    or every one by keyboard alone."""
     dealt, game_id = await start(service, "room1")
     port = free_port()
     stop = await serve(service, "127.0.0.1", port)
     try:
-        await _play(service, store, port, game_id, dealt)
+        await _play(service, store, port, game_id, dealt, keyboard)
     finally:
         await stop()
 
@@ -151,7 +164,9 @@ async def _polled(service: GameService) -> list[tuple[str, str, Reply]]:
     return []
 
 
-async def _play(service: GameService, store: Store, port: int, game_id: str, dealt: Reply) -> None:
+async def _play(
+    service: GameService, store: Store, port: int, game_id: str, dealt: Reply, keyboard: bool
+) -> None:
     rng = random.Random(5)
     bob_link = _link_for(dealt, "bob")
     moves_on_page = moves_in_chat = 0
@@ -174,6 +189,9 @@ async def _play(service: GameService, store: Store, port: int, game_id: str, dea
                     await bob.goto(f"http://127.0.0.1:{port}{path}#seat={token}")
                     assert "seat=" not in bob.url  # the token leaves the address bar
                     await _by_keyboard(bob)
+                elif keyboard:
+                    await asyncio.sleep(0.3)
+                    await _by_keyboard(bob, first=False)
                 else:
                     await asyncio.sleep(0.3)  # a person's pace: the server limits a token's
                     await _by_taps(bob, rng)  # requests to 10 a second

@@ -106,8 +106,12 @@ async def test_the_turn_message_links_the_seat_and_only_its_token_opens_it(
         assert status == 200 and body["ok"]
         (mine,) = body["messages"]
         assert mine["text"].startswith("Your turn in Forbidden City")
-        assert mine["image"].startswith("data:image/png;base64,")
+        # The page draws the board itself: no picture is drawn for it, the tile in hand comes
+        # drawn for its tray and every spot as a place on the board.
+        assert mine["image"] is None
+        assert mine["tray"].startswith("<svg") and 'aria-label="Your tile"' in mine["tray"]
         assert [c["label"] for c in mine["choices"]][:1] == ["Spot 1: -1,-2"]
+        assert mine["spots"][0]["label"] == "Spot 1: -1,-2"
 
         forged = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
         other = sign(SECRET.encode(), SeatToken("console", "room2", game_id, user, NOW + 60))
@@ -123,6 +127,7 @@ async def test_the_turn_message_links_the_seat_and_only_its_token_opens_it(
         assert (await seat(http, url, token))[0] == 403
         # `/fc hand` brings a fresh link on demand, which plays again.
         hand = await service.command(who(user, "room1"), "hand")
+        assert hand.private[0].image is not None  # the chat's, with its picture
         fresh = urlsplit(hand.private[0].web).fragment[5:]
         assert fresh and (await seat(http, url, fresh))[0] == 200
         clock.now = NOW

@@ -168,6 +168,13 @@ async def test_an_official_slid_by_taps_and_arrow_keys_in_chromium(
         await officials.first.wait_for()
         await officials.first.click()  # the official, on its square
         await expect(page.locator("#choices .text").first).to_contain_text("Choose its first")
+        # Second thoughts before any slide: Escape goes back to every official.
+        await asyncio.sleep(0.3)
+        await page.keyboard.press("Escape")
+        await expect(page.locator("#choices .text").first).to_contain_text("Your turn")
+        await asyncio.sleep(0.3)
+        await officials.first.click()
+        await expect(page.locator("#choices .text").first).to_contain_text("Choose its first")
         # The first slide by a swipe across the board, the way its button points.
         first = page.locator("#choices .buttons button[data-choice*=':vs:']").first
         label = await first.inner_text()

@@ -4,17 +4,20 @@ one, names escaped, and `forget me` reaching them at once."""
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
+from PIL import Image, ImageChops
 
 from bot.actor import Actor
 from bot.service import GameService
 from bot.service import results as kept
 from bot.store import Store
 from tests.conftest import Site, fixed_seeds
+from tests.pixels import decode
 from tests.test_service import Clock
 from tests.test_standings_answers import FC, game, played, seat
 from tests.test_web_seats import settings
@@ -39,6 +42,21 @@ async def _page(http: aiohttp.ClientSession, address: str, path: str) -> tuple[i
         return answer.status, await answer.text()
 
 
+def _picture(html: str) -> Image.Image:
+    found = re.search(r'<img id="standing" src="data:image/png;base64,([^"]+)"', html)
+    assert found, html
+    return decode(base64.b64decode(found[1]))
+
+
+def _alike(chat: Image.Image, page: Image.Image) -> bool:
+    """Whether the page's picture is the chat's in more pixels: both brought down to blocks
+    of 4x4 of the chat's pixels, none differs by half the range (their glyphs' edges differ,
+    hinted for another size: up to a third; a name drawn 20 px aside, four fifths)."""
+    blocks = (chat.width // 4, chat.height // 4)
+    a, b = (p.resize(blocks, Image.Resampling.BOX) for p in (chat, page))
+    return max(ImageChops.difference(a, b).tobytes()) < 128
+
+
 def _paragraphs(html: str) -> list[str]:
     return re.findall(r"<(?:h1|p)>(.*?)</(?:h1|p)>", html)
 
@@ -61,7 +79,14 @@ async def test_the_boards_and_a_players_page_say_what_the_chat_says(
             status, html = await _page(http, address, found[2])
             assert status == 200
             assert _paragraphs(html) == lines  # every line of the chat's answer, in order
-            assert 'src="data:image/png;base64,' in html  # its picture, with the trend
+            # Its picture, with the trend: the chat's, drawn twice as large and shown at the
+            # chat's size, so a phone's 3 pixels to the CSS px have pixels enough for it.
+            chat = decode(reply.public[0].image or b"")
+            shown = _picture(html)
+            assert shown.size == (2 * chat.width, 2 * chat.height)
+            assert _alike(chat, shown)
+            assert f'width="{chat.width}" height="{chat.height}"' in html
+            assert chat.width == 900  # the chat's own is as it was
     assert paths == ["/top/forbidden_city/console/guild1", "/top/forbidden_city", "/p/console/ann"]
     assert "Gus" in " ".join(everywhere.public[0].text.split("\n"))
     assert "Gus" not in here.public[0].text  # guild2's player is on the global board only

@@ -135,7 +135,7 @@ async def test_the_page_shows_what_the_channel_is_shown(service: GameService, si
     assert cells == {f"{c.x},{c.y}" for c in game.view(None).table}
     [ringed] = [e.get("data-last") for e in svg.iter() if e.get("data-last")]
     assert ringed == game.view(None).moves[-1].partition("@")[0]
-    assert '<h1 id="title">Forbidden City</h1>' in html and "<li>Ann</li>" in html
+    assert '<h1 id="title">Forbidden City</h1>' in html and '<span class="name">Ann</span>' in html
     assert f'data-board="{path}/board.svg?v=4"' in html  # the board the page draws inline
 
 
@@ -246,7 +246,18 @@ async def test_a_port_in_use_is_said_in_one_line(service: GameService) -> None:
 
 def test_the_web_bench_prints_its_figures() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "bot", "web-bench", "--moves", "3", "--pages", "20"],
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "web-bench",
+            "--moves",
+            "3",
+            "--pages",
+            "20",
+            "--watchers",
+            "30",
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -259,6 +270,9 @@ def test_the_web_bench_prints_its_figures() -> None:
         assert figures["change_ms"][where]["n"] >= 2
         assert 0 < figures["change_ms"][where]["p50"] <= figures["change_ms"][where]["p99"]
     assert figures["pages"]["open"] == 20 and figures["cpu_ms_per_change"] > 0
+    answered = figures["move_answered_ms"]
+    assert answered["watchers"] == 30 and answered["n"] >= 10
+    assert 0 < answered["p50"] <= answered["p99"]
 
 
 async def test_the_page_speaks_the_chats_language(service: GameService, site: Site) -> None:
@@ -271,7 +285,7 @@ async def test_the_page_speaks_the_chats_language(service: GameService, site: Si
     ):
         html = await page.text()
     assert '<html lang="fr">' in html and '<h1 id="title">Forbidden City</h1>' in html
-    assert '<h2 id="players">Joueurs</h2>' in html and "Reconnexion…" in html
+    assert '<h2 id="players-title">Joueurs</h2>' in html and "Reconnexion…" in html
     assert "Au tour de" in html  # the status, as /fc board says it in the chat
 
 

@@ -209,3 +209,44 @@ async def test_the_mini_app_in_chromium_shows_the_players_seat_in_telegrams_colo
         background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert background == "rgb(23, 33, 43)"
         assert "tgWebAppData" not in page.url  # the launch data leaves the address bar
+
+
+async def test_inside_telegram_the_main_button_places_the_tile_the_board_previews(
+    dealt: Dealt,
+) -> None:
+    """The Mini App's main button is the page's main choice: hidden until a spot is tapped
+    on the board, then *Place it here*, which plays when Telegram says it was pressed."""
+    path = urlsplit(mini_app_button(dealt.notice)).path
+    launch = urlencode(
+        {"tgWebAppData": init_data(TOKEN, dealt.current, time.time()), "tgWebAppVersion": "8.0"},
+        quote_via=quote,
+    )
+    async with chromium() as browser:
+        page = await browser.new_page(viewport={"width": 390, "height": 844})
+        # Telegram's apps hand the page this bridge; it keeps what the page asks of Telegram.
+        await page.add_init_script(
+            "window.told = []; window.TelegramWebviewProxy = { postEvent(type, data) "
+            "{ window.told.push([type, JSON.parse(data)]); } };"
+        )
+        await page.goto(f"{dealt.address}{path}#{launch}")
+        await page.locator("#spots .spot").first.wait_for()
+        told = await page.evaluate("window.told")
+        assert ["web_app_ready", {}] in told
+        main = [data for kind, data in told if kind == "web_app_setup_main_button"]
+        assert main and main[-1]["is_visible"] is False  # nothing to confirm yet
+        version = await page.locator("#table").get_attribute("data-version")
+        await page.locator("#spots .spot").first.click()
+        await expect(page.locator("#choices .text").first).to_contain_text("Preview")
+        main = await page.evaluate(
+            "window.told.filter(([k]) => k === 'web_app_setup_main_button').map(([, d]) => d)"
+        )
+        assert main[-1] == {"is_visible": True, "is_active": True, "text": "Place it here"}
+        await asyncio.sleep(0.3)  # a person's pace: a token's requests are limited
+        await page.evaluate("window.Telegram.WebView.receiveEvent('main_button_pressed', {})")
+        await expect(page.locator("#table")).not_to_have_attribute(
+            "data-version", str(version), timeout=5000
+        )
+        main = await page.evaluate(
+            "window.told.filter(([k]) => k === 'web_app_setup_main_button').map(([, d]) => d)"
+        )
+        assert main[-1]["is_visible"] is False  # the move made: nothing to confirm

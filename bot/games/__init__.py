@@ -42,6 +42,7 @@ from engine.core.errors import IllegalMove
 from engine.core.shape import ToAct
 
 from ..replies import Message, Reply, mention
+from .sidebar import Sidebar
 
 # Modules by key (stored with each table); the first is the default of `/fc new`.
 MODULES: dict[str, str] = {
@@ -99,6 +100,9 @@ class At:
     count: int = 0
     words: Callable[[str], str] = field(default=lambda text: text)
     private: bool = False
+    # Whether private messages need their pictures: not for the player's own page, which
+    # draws the board from its SVG and the tray (`Message.board`, `Message.tray`).
+    pictures: bool = True
 
     def name(self, seat: str) -> str:
         return self.names.get(seat, seat)
@@ -252,6 +256,11 @@ class GameModule(GameInfo, Protocol[G, V, A]):
     def table_svg(self, at: At, view: V) -> str:
         """The board as SVG for the web page, from the public view: crisp at any size
         (only asked of a game whose `web_board` is "svg")."""
+        ...
+
+    def sidebar(self, at: At, view: V) -> Sidebar:
+        """What the page shows beside the board, from the public view: what the channel's
+        picture shows around it (seats, scores, dice...), as words and small pieces."""
         ...
 
     def final_text(self, at: At, game: G, voted_end: bool) -> str: ...

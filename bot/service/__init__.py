@@ -28,6 +28,7 @@ from ..actor import Actor
 from ..computer import Computer
 from ..config import Settings
 from ..games import MODULES, module
+from ..games.sidebar import Sidebar
 from ..metrics import COMMANDS
 from ..refused import Refused
 from ..replies import Reply
@@ -205,17 +206,21 @@ class GameService:
         record = await self.store.load(Channel.of(platform, channel_id))
         return None if record is None else record.game_id
 
-    async def leaderboard(self, game: str, community: str | None, lang: str) -> Reply | None:
+    async def leaderboard(
+        self, game: str, community: str | None, lang: str, scale: int = 1
+    ) -> Reply | None:
         """A game's board (`game`: its key) in a community (`<platform>:<id>`) or everywhere,
-        as `/fc top` shows it, for its page; None for a game the bot does not play."""
+        as `/fc top` shows it, for its page (its picture drawn `scale` times larger); None
+        for a game the bot does not play."""
         if game not in MODULES:
             return None
-        return await standings.board(self.ctx, module(game), community, lang)
+        return await standings.board(self.ctx, module(game), community, lang, scale)
 
-    async def standing(self, key: str, lang: str) -> Reply | None:
-        """A rated player's standing as `/fc stats` shows it, for their page; None if they
-        have no rated game (never played, or asked to be forgotten)."""
-        return await standings.standing(self.ctx, key, "", lang)
+    async def standing(self, key: str, lang: str, scale: int = 1) -> Reply | None:
+        """A rated player's standing as `/fc stats` shows it, for their page (its picture
+        drawn `scale` times larger); None if they have no rated game (never played, or
+        asked to be forgotten)."""
+        return await standings.standing(self.ctx, key, "", lang, scale)
 
     async def replayed(self, platform: str, channel_id: str, game_id: str) -> Replayed | None:
         """A kept game for its replay page: its summary and its actions as the table saw
@@ -227,6 +232,21 @@ class GameService:
     ) -> bytes | None:
         """Position `number` of a kept game (0: the start), drawn as the channel saw it."""
         return await history.frame(self.ctx, Channel.of(platform, channel_id), game_id, number)
+
+    async def replay_svg(
+        self, platform: str, channel_id: str, game_id: str, number: int
+    ) -> str | None:
+        """Position `number`'s board as SVG, for the replay page (`history.frame_svg`)."""
+        channel = Channel.of(platform, channel_id)
+        return await history.frame_svg(self.ctx, channel, game_id, number)
+
+    async def replay_sidebar(
+        self, platform: str, channel_id: str, game_id: str, number: int
+    ) -> Sidebar | None:
+        """What the replay page shows beside position `number`'s board (its seats, its
+        scores; `history.frame_sidebar`)."""
+        channel = Channel.of(platform, channel_id)
+        return await history.frame_sidebar(self.ctx, channel, game_id, number)
 
     def changes(self) -> AsyncIterator[Channel | None]:
         """Every table written by any process, as it is written (`Store.changes`)."""

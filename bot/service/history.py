@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import TypeVar
@@ -19,7 +19,8 @@ from babel.dates import format_date
 from engine.core.errors import CorruptRecord
 
 from ..actor import Actor
-from ..games import At, GameModule, Playing, Record, module
+from ..games import At, GameModule, Playing, Record, Visitor, module
+from ..games.sidebar import Sidebar
 from ..i18n import tr, translations
 from ..refused import Refused
 from ..replies import Message, Reply
@@ -158,13 +159,14 @@ async def export(ctx: Context, actor: Actor, args: list[str], lang: str) -> Repl
 @dataclass(frozen=True, slots=True)
 class Replayed:
     """A kept game as its replay page shows it: the chat's words, each action as the table
-    saw it, and how many positions there are to step through (the start, then one an
-    action)."""
+    saw it, how many positions there are to step through (the start, then one an action),
+    and what it opens on beside the deal's board."""
 
     title: str  # the summary line of `/fc history`
     lang: str
     moves: tuple[str, ...]  # "Ann: -1,-2@0", one an action
     positions: int
+    sidebar: Sidebar = field(default_factory=Sidebar)  # beside the deal (`frame_sidebar`)
 
 
 def _ref(channel: Channel, game_id: str) -> str:
@@ -185,7 +187,9 @@ async def replayed(ctx: Context, channel: Channel, game_id: str) -> Replayed | N
     names = {s.seat: shown_name(s.name, lang) for s in result.seats}
     log = await ctx.draw(lambda: _log(result.kind, result.record))
     moves = tuple(f"{names.get(seat, seat)}: {action}" for seat, action in log)
-    return Replayed(summary(result, lang), lang, moves, len(moves) + 1)
+    at = _seen(result, channel.channel_id, lang)
+    dealt = await ctx.draw(lambda: module(result.kind).visit(_sidebar, at, result, 0))
+    return Replayed(summary(result, lang), lang, moves, len(moves) + 1, dealt or Sidebar())
 
 
 def _log(kind: str, record: Record) -> list[tuple[str, str]]:
@@ -202,18 +206,78 @@ def _replay_log(game_module: GameModule[G, V, A], record: Record) -> list[tuple[
 async def frame(ctx: Context, channel: Channel, game_id: str, number: int) -> bytes | None:
     """Position `number` of a kept game (0: the start) as the channel saw it, None if there
     is no such game or position."""
+    return await _position(ctx, channel, game_id, _png, number)
+
+
+async def frame_svg(ctx: Context, channel: Channel, game_id: str, number: int) -> str | None:
+    """Position `number`'s board as SVG for the replay page (sharp on any screen), None if
+    there is no such game or position."""
+    return await _position(ctx, channel, game_id, _svg, number)
+
+
+async def frame_sidebar(
+    ctx: Context, channel: Channel, game_id: str, number: int
+) -> Sidebar | None:
+    """What the replay page shows beside position `number`'s board, as the channel's picture
+    shows it around the board (seats and scores, the dice...): the SVG is the board alone."""
+    return await _position(ctx, channel, game_id, _sidebar, number)
+
+
+Drawn = TypeVar("Drawn")
+
+
+async def _position(
+    ctx: Context,
+    channel: Channel,
+    game_id: str,
+    drawing: Visitor[[At, Result, int], Drawn | None],
+    number: int,
+) -> Drawn | None:
     result = await _kept(ctx, channel, game_id)
     if result is None:
         return None
     at = _seen(result, channel.channel_id, await ctx.channel_language(channel))
-    return await ctx.draw(lambda: module(result.kind).visit(_frame, at, result, number))
+    return await ctx.draw(lambda: module(result.kind).visit(drawing, at, result, number))
 
 
-def _frame(game_module: GameModule[G, V, A], at: At, result: Result, number: int) -> bytes | None:
+def _view(game_module: GameModule[G, V, A], result: Result, number: int) -> V | None:
     views = _views(game_module, result.ref, result)
-    if not 0 <= number < len(views):
-        return None
-    return game_module.table_image(at, views[number])
+    return views[number] if 0 <= number < len(views) else None
+
+
+def _png(game_module: GameModule[G, V, A], at: At, result: Result, number: int) -> bytes | None:
+    view = _view(game_module, result, number)
+    return None if view is None else game_module.table_image(at, view)
+
+
+def _svg(game_module: GameModule[G, V, A], at: At, result: Result, number: int) -> str | None:
+    view = _view(game_module, result, number)
+    return None if view is None else _sized(game_module.table_svg(at, view))
+
+
+def _sidebar(
+    game_module: GameModule[G, V, A], at: At, result: Result, number: int
+) -> Sidebar | None:
+    view = _view(game_module, result, number)
+    return None if view is None else game_module.sidebar(at, view)
+
+
+_ROOT = re.compile(r"<svg\b[^>]*>")
+_VIEW_BOX = re.compile(r'\bviewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"')
+
+
+def _sized(drawing: str) -> str:
+    """`drawing` with a size of its own, its viewBox's, if its root has none: an <img> of an
+    SVG that has only a viewBox has no natural size (Chromium says 150 px), so how large a
+    browser shows it is a guess; sized, a position is shown as large as its PNG was."""
+    root = _ROOT.search(drawing)
+    if root is None or re.search(r"\s(width|height)=", root[0]):
+        return drawing
+    box = _VIEW_BOX.search(root[0])
+    if box is None:
+        return drawing
+    at = root.start() + len("<svg")
+    return f'{drawing[:at]} width="{box[1]}" height="{box[2]}"{drawing[at:]}'
 
 
 @lru_cache(maxsize=8)

@@ -57,7 +57,8 @@ async def _hand(
     game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
 ) -> Reply:
     game, seat = seated(game_module, loaded, actor, lang)
-    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
+    count = game_module.count(game)
+    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, count, pictures=not actor.page)
     absent = waiting_seats(game)
     if seat in absent:
         message = await ctx.draw(partial(game_module.prompt, at, game, seat, False))

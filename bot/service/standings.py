@@ -84,9 +84,10 @@ async def stats(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply
     return reply
 
 
-async def standing(ctx: Context, key: str, name: str, lang: str) -> Reply | None:
+async def standing(ctx: Context, key: str, name: str, lang: str, scale: int = 1) -> Reply | None:
     """The standing of the player rated as `key` (`name`: how to call them, else the name
-    they last played under), as `/fc stats` and their page show it; None if unrated."""
+    they last played under), as `/fc stats` and their page show it (`scale`: how many times
+    larger its picture is drawn, for a page); None if unrated."""
     lines: list[str] = []
     rows: list[Row] = []
     for kind in MODULES:
@@ -126,7 +127,9 @@ async def standing(ctx: Context, key: str, name: str, lang: str) -> Reply | None
     subtitle = tr(lang, "The place is on the board of all players.")
     words = translations(lang).gettext
     image = await ctx.draw(
-        lambda: leaderboard_png(heading, rows, tr=words, subtitle=subtitle, per_game=True)
+        lambda: leaderboard_png(
+            heading, rows, tr=words, subtitle=subtitle, per_game=True, scale=scale
+        )
     )
     text = "\n".join([heading, *lines, _uncertainty_note(lang)])
     return Reply(public=[Message(text, image=image, image_name="stats.png")])
@@ -163,10 +166,12 @@ async def top(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     return reply
 
 
-async def board(ctx: Context, game: GameInfo, community: str | None, lang: str) -> Reply:
+async def board(
+    ctx: Context, game: GameInfo, community: str | None, lang: str, scale: int = 1
+) -> Reply:
     """A game's best players in a community (`<platform>:<server or group>`: everyone who
     played there, computer levels included), or everywhere (None), as `/fc top` and the
-    board's page show them."""
+    board's page show them (`scale`: how many times larger its picture is drawn)."""
     if community is None:
         standing = await ctx.store.board(game.key, BOARD_ROWS)
         place = tr(lang, "everywhere")
@@ -203,6 +208,6 @@ async def board(ctx: Context, game: GameInfo, community: str | None, lang: str) 
         for row in rows[:TEXT_ROWS]
     ]
     gettext = translations(lang).gettext
-    image = await ctx.draw(lambda: leaderboard_png(title, rows, tr=gettext))
+    image = await ctx.draw(lambda: leaderboard_png(title, rows, tr=gettext, scale=scale))
     text = "\n".join([title, *lines, _uncertainty_note(lang)])
     return Reply(public=[Message(text, image=image, image_name="top.png")])

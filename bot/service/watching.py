@@ -10,11 +10,12 @@ does, so no secret can reach a watcher.
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..actor import Actor
 from ..games import GameModule, Playing
+from ..games.sidebar import Sidebar
 from ..i18n import tr
 from ..refused import Refused
 from ..replies import MENTION, Reply
@@ -44,6 +45,7 @@ class Watched:
     place: str  # where the table is ("#general", "Group › Topic"), "" if not known
     drawing: str  # how the page draws the table: "svg" or "png" (`GameInfo.web_board`)
     log: tuple[str, ...] = ()  # the last actions in the chat's sentences, oldest first
+    sidebar: Sidebar = field(default_factory=Sidebar)  # what the chat's picture shows around
 
 
 async def find(ctx: Context, channel: Channel, game_id: str) -> tuple[Loaded, bool] | None:
@@ -76,8 +78,9 @@ async def watch(ctx: Context, channel: Channel, game_id: str) -> Watched | None:
             names=", ".join(s.name for s in table.seats),
         )
         log: list[str] = []
+        sidebar = Sidebar()
     else:
-        text = table.module.visit(_words, ctx, loaded, lang, ended)
+        text, sidebar = table.module.visit(_words, ctx, loaded, lang, ended)
         log = await table.module.visit(_log, ctx, loaded, lang)
     return Watched(
         title=tr(lang, table.module.title),
@@ -90,6 +93,7 @@ async def watch(ctx: Context, channel: Channel, game_id: str) -> Watched | None:
         place=table.place,
         drawing=table.module.web_board,
         log=tuple(MENTION.sub(lambda m: names.get(m[1], "?"), line) for line in log),
+        sidebar=sidebar,
     )
 
 
@@ -112,15 +116,17 @@ async def _log(
 
 def _words(
     game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, lang: str, ended: bool
-) -> str:
+) -> tuple[str, Sidebar]:
+    """The table's status in the chat's words, and what the page shows beside its board."""
     table = loaded.table
     game = load_game(game_module, table)
     at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
+    sidebar = game_module.sidebar(at, game_module.view(game, None))
     if ended and (game.is_over or table.voted_end):
-        return game_module.final_text(at, game, table.voted_end)
+        return game_module.final_text(at, game, table.voted_end), sidebar
     if ended:
-        return tr(lang, "This table was closed before the end of its game.")
-    return game_module.status_text(at, game, _waited(ctx, table, lang))
+        return tr(lang, "This table was closed before the end of its game."), sidebar
+    return game_module.status_text(at, game, _waited(ctx, table, lang)), sidebar
 
 
 async def _dealt(ctx: Context, channel: Channel, game_id: str) -> tuple[Loaded, bool, str] | None:
@@ -190,7 +196,7 @@ async def seat_actor(ctx: Context, token: SeatToken) -> Actor | Reply:
         return Reply.error(tr(lang, "You have no seat at this table."))
     if not hmac.compare_digest(seat.link, token.key):  # ended: they left, or asked anew
         raise EndedLink
-    return Actor(token.platform, token.channel_id, token.user_id, seat.name)
+    return Actor(token.platform, token.channel_id, token.user_id, seat.name, page=True)
 
 
 NOT_A_TABLES = frozenset({"fg"})  # buttons about a person, not a table: the chat's alone

@@ -5,6 +5,11 @@ One subscription a process, whatever the number of pages: a page costs an event 
 entry here. After a change, the pages of a table share one reading of it (`read`): the
 first page to ask reads Redis, the others wait for that reading, which is kept until the
 table's next change (a per-process cache, rebuilt from Redis at will).
+
+A change seen by thousands of pages must not hold up the moves this process answers
+meanwhile: the hub makes the reading first (`follow`'s `warm`), then wakes the pages a few
+hundred at a time, letting the event loop run between, and each page finds its reading
+made and only writes.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ Reading = asyncio.Future[object]
 # A reading serves until the table's next change, and no longer than this many seconds:
 # should the process miss a change unawares, its pages are behind for that long at most.
 KEPT_FOR = 30.0
+WAKE_AT_ONCE = 50  # pages woken before the event loop runs anything else
+Warm = Callable[[], Awaitable[object]]
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +43,9 @@ class Hub:
         self._pages: defaultdict[Channel, set[asyncio.Event]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self._reads: dict[Channel, dict[str, tuple[float, Reading]]] = {}
+        self._warm: dict[Channel, Warm] = {}  # makes a table's readings before its pages wake
+        self._telling: dict[Channel, asyncio.Task[None]] = {}
+        self._again: set[Channel] = set()  # changed again while its pages were being told
         self.closing = False  # the server stops: every stream ends now
 
     @property
@@ -56,6 +66,8 @@ class Hub:
 
     async def stop(self) -> None:
         self.close()
+        for telling in list(self._telling.values()):
+            telling.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -70,8 +82,33 @@ class Hub:
                         event.set()
                 continue
             self._reads.pop(channel, None)
-            for event in self._pages.get(channel, ()):
-                event.set()
+            if channel not in self._pages:
+                continue
+            if channel in self._telling:
+                self._again.add(channel)
+            else:
+                self._telling[channel] = asyncio.create_task(self._tell(channel))
+
+    async def _tell(self, channel: Channel) -> None:
+        """The pages of `channel` told of its change: its reading made once, then the pages
+        woken a few hundred at a time; again if it changed meanwhile."""
+        try:
+            while True:
+                self._again.discard(channel)
+                warm = self._warm.get(channel)
+                if warm is not None:
+                    try:
+                        await warm()
+                    except Exception as error:  # each page reads again itself, and says why
+                        log.debug("no reading made for %s: %s", channel, error)
+                for n, event in enumerate(list(self._pages.get(channel, ()))):
+                    event.set()
+                    if n % WAKE_AT_ONCE == WAKE_AT_ONCE - 1:
+                        await asyncio.sleep(0)
+                if channel not in self._again:
+                    return
+        finally:
+            self._telling.pop(channel, None)
 
     async def read(self, channel: Channel, key: str, load: Callable[[], Awaitable[T]]) -> T:
         """`load()`'s result, shared by every page of `channel` asking for `key` until the
@@ -81,6 +118,8 @@ class Hub:
         now = time.monotonic()
         kept = reads.get(key)
         if kept is not None and now - kept[0] < KEPT_FOR:
+            if kept[1].done() and not kept[1].cancelled() and kept[1].exception() is None:
+                return cast(T, kept[1].result())  # made already: no wait, no task switch
             return cast(T, await asyncio.shield(kept[1]))
         made: Reading = asyncio.ensure_future(load())
         reads[key] = (now, made)
@@ -94,10 +133,13 @@ class Hub:
                 del reads[key]
 
     @contextlib.contextmanager
-    def follow(self, channel: Channel) -> Iterator[asyncio.Event]:
-        """An event set whenever `channel`'s table is written, while the page is open."""
+    def follow(self, channel: Channel, warm: Warm | None = None) -> Iterator[asyncio.Event]:
+        """An event set whenever `channel`'s table is written, while the page is open;
+        `warm` makes the readings its pages will ask for, before they are woken."""
         event = asyncio.Event()
         self._pages[channel].add(event)
+        if warm is not None:
+            self._warm[channel] = warm
         try:
             yield event
         finally:
@@ -106,3 +148,4 @@ class Hub:
             if not events:
                 del self._pages[channel]
                 self._reads.pop(channel, None)
+                self._warm.pop(channel, None)

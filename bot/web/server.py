@@ -17,7 +17,8 @@ stream of changes, and the page's static files.
                                                       {"code": ...} for a token
     GET /activity, POST /activity/open                the Activity's entry: the channel's table
     GET /r/<platform>/<channel>/<game id>             a kept game's replay page
-    GET /r/<platform>/<channel>/<game id>/frame/<n>.png   its position n (0: the start)
+    GET /r/<platform>/<channel>/<game id>/frame/<n>.png   its position n (0: the start);
+                                              .svg: its board, .html: what is beside it
     GET /top/<game>[/<platform>/<id>], /p/<platform>/<user>   leaderboards, a player's page
     GET /static/<file>                                the page's script and style
 
@@ -44,7 +45,7 @@ from aiohttp import web
 
 from ..i18n import N_
 from ..service import GameService, Watched
-from ..store import StoreUnavailable
+from ..store import Channel, StoreUnavailable
 from . import standings
 from .capacity import Streams, capped, connection_limit, raise_descriptor_limit
 from .common import HUB, LAUNCHES, LIMITS, SERVICE, STREAMS, client, language, refuse, table_of
@@ -252,6 +253,18 @@ async def _write(response: web.StreamResponse, data: bytes) -> None:
         await response.write(data)
 
 
+async def _event(hub: Hub, channel: Channel, game_id: str, watched: Watched, path: str) -> bytes:
+    """The state event of `watched`, encoded once for all the pages of its table: a change
+    seen by thousands of pages costs one encoding and a write each, and the event loop stays
+    free for the moves meanwhile."""
+
+    async def encoded() -> bytes:
+        data = json.dumps(_state(watched, path), ensure_ascii=False)
+        return f"id: {watched.version}\nevent: state\ndata: {data}\n\n".encode()
+
+    return await hub.read(channel, f"{game_id} event {watched.version}", encoded)
+
+
 async def _follow(
     request: web.Request, response: web.StreamResponse, watched: Watched, path: str
 ) -> None:
@@ -260,12 +273,21 @@ async def _follow(
     await _write(response, b"retry: 1000\n\n")
     shown = -1
     quiet = 0.0  # seconds since the table last changed
-    with hub.follow(channel) as changed:
+
+    def watch() -> Awaitable[Watched | None]:
+        return service.watch(channel.platform, channel.channel_id, game_id)
+
+    async def warm() -> None:
+        """The table's state and its event, made once for all its pages."""
+        now = await hub.read(channel, game_id, watch)
+        if now is not None:
+            await _event(hub, channel, game_id, now, path)
+
+    with hub.follow(channel, warm) as changed:
         while not hub.closing:
             if watched.version != shown:
                 shown, quiet = watched.version, 0.0
-                data = json.dumps(_state(watched, path), ensure_ascii=False)
-                await _write(response, f"id: {shown}\nevent: state\ndata: {data}\n\n".encode())
+                await _write(response, await _event(hub, channel, game_id, watched, path))
             if watched.over:
                 return
             waited = 0.0
@@ -284,11 +306,7 @@ async def _follow(
             if hub.closing:
                 return
             try:
-                again = await hub.read(
-                    channel,
-                    game_id,
-                    lambda: service.watch(channel.platform, channel.channel_id, game_id),
-                )
+                again = await hub.read(channel, game_id, watch)
             except StoreUnavailable:
                 continue  # the page keeps what it shows; the next change or check tries again
             if again is None:
@@ -321,7 +339,7 @@ def app(service: GameService, hub: Hub) -> web.Application:
     made.router.add_post("/app/open", mini_app_open)
     kept = "/r/{platform}/{channel}/{game}"
     made.router.add_get(kept, replay)
-    made.router.add_get(kept + "/frame/{number}.png", frame)
+    made.router.add_get(kept + "/frame/{number}.{kind}", frame)  # png, svg, html
     made.router.add_get("/top/{game}", standings.top)
     made.router.add_get("/top/{game}/{platform}/{id}", standings.top)
     made.router.add_get("/p/{platform}/{user}", standings.player)

@@ -30,6 +30,8 @@ from ...i18n import N_, tr
 from ...refused import Refused
 from ...replies import Button, Message, Reply, Style, Target
 from .. import Acted, At, NewOption, Outcome, Record, Visitor
+from ..sidebar import Sidebar
+from . import sidebar as side
 from .spot_menu import page_count, spot_menu
 from .targets import CELL, explain, target
 from .texts import HELP, RULES, describe, final_text, status_text
@@ -283,6 +285,9 @@ class ForbiddenCity:
     def table_svg(self, at: At, view: SeatView) -> str:
         return board_svg(view, tr(at.lang, "The table"))
 
+    def sidebar(self, at: At, view: SeatView) -> Sidebar:
+        return side.sidebar(at, view)
+
     def final_text(self, at: At, game: Game, voted_end: bool) -> str:
         if game.is_over:
             return final_text(at, game)
@@ -336,7 +341,9 @@ class ForbiddenCity:
     def _turn_message(self, at: At, game: Game, text: str) -> Message:
         mine = game.view(game.current)
         spots = render.spots(mine)
-        image = render.private_png(mine, at.names, tr=at.words, legal=spots)
+        image = None
+        if at.pictures:  # the player's own page draws its board itself
+            image = render.private_png(mine, at.names, tr=at.words, legal=spots)
         message = spot_menu(at.channel_id, game, at.lang, 0, spots)
         message.text, message.image, message.image_name = text, image, "your-turn.png"
         cells = [(s.x, s.y) for s in spots]
@@ -350,7 +357,7 @@ class ForbiddenCity:
             text = tr(at.lang, "Your tile, and the numbered spots where it fits.")
             return self._turn_message(at, game, text)
         mine = game.view(seat)
-        image = render.hand_png(mine, at.names, tr=at.words)
+        image = render.hand_png(mine, at.names, tr=at.words) if at.pictures else None
         text = tr(
             at.lang,
             "Your tile. It is {who}'s turn; you will be told when it is yours.",

@@ -29,19 +29,30 @@ from engine.verbotene_stadt.replay import steps_of
 from engine.verbotene_stadt.view import SeatView
 from render.animation import animate_views
 from render.verbotene_stadt import palette as stadt_palette
+from render.verbotene_stadt.pieces import official_svg
 from render.verbotene_stadt.svg import board_svg
 
 from ...i18n import N_, tr
 from ...refused import Refused
 from ...replies import Message, Reply
 from .. import Acted, At, NewOption, Outcome, Record, Visitor
+from ..sidebar import Sidebar
 from . import choices, menus, prompts, taps, texts, words
+from . import sidebar as side
 from .paths import first_slides, movable, next_slides, trace, unpack
 
 _OFFICIAL = re.compile(r"^[RYBGK]{2}$")
 _TAKE = re.compile(r"^([1-4])\.([1-8][HCT])$")
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+def _bribe(at: At, view: SeatView) -> str:
+    """The seat's own bribe, for its page's tray (the picture rings it on the board)."""
+    if view.bribe is None:
+        return ""
+    label = tr(at.lang, "Your bribe: {official}", official=words.official(at.lang, view.bribe))
+    return official_svg(view.bribe, label)
 
 
 class VerboteneStadt:
@@ -163,6 +174,7 @@ class VerboteneStadt:
             first = menus.first_slide_message(at, game, payload)
             first.image = vs_render.table_png(game.view(seat), at.names, tr=at.words)
             first.image_name = "your-view.png"
+            first.tray = _bribe(at, game.view(seat))
             taps.on_slides(first, at, game, payload, (), first_slides(game, payload))
             return Reply(private=[first])
         unpacked = unpack(payload)
@@ -181,6 +193,7 @@ class VerboteneStadt:
         preview = menus.preview_message(at, game, seat, path, image)
         moved = vs_render.preview_view(game.view(seat), path.official, path.slides)
         preview.board = board_svg(moved, tr(at.lang, "Your move on the table"))
+        preview.tray = _bribe(at, game.view(seat))
         taps.on_slides(preview, at, game, path.official, path.slides, next_slides(game, path))
         return Reply(private=[preview])
 
@@ -226,6 +239,9 @@ class VerboteneStadt:
     def table_svg(self, at: At, view: SeatView) -> str:
         return board_svg(view, tr(at.lang, "The table"))
 
+    def sidebar(self, at: At, view: SeatView) -> Sidebar:
+        return side.sidebar(at, view)
+
     def final_text(self, at: At, game: Game, voted_end: bool) -> str:
         return texts.final_text(at, game, voted_end)
 
@@ -267,8 +283,11 @@ class VerboteneStadt:
             message = menus.take_menu(at, game, seat, text)
         else:
             message = Message(text, buttons=menus.answer_buttons(at, game, seat))
-        message.image = vs_render.table_png(game.view(seat), at.names, tr=at.words)
-        message.image_name = "your-view.png"
+        view = game.view(seat)
+        if at.pictures:
+            message.image = vs_render.table_png(view, at.names, tr=at.words)
+            message.image_name = "your-view.png"
+        message.tray = _bribe(at, view)
         taps.on_officials(message, game)
         return message
 
@@ -289,8 +308,10 @@ class VerboteneStadt:
                 official=words.official(lang, view.partner_bribe),
             )
         text += " " + texts.waiting_text(at, game, False)
-        image = vs_render.table_png(view, at.names, tr=at.words)
-        return Message(text, image=image, image_name="your-view.png")
+        image = vs_render.table_png(view, at.names, tr=at.words) if at.pictures else None
+        message = Message(text, image=image, image_name="your-view.png")
+        message.tray = _bribe(at, view)
+        return message
 
     def after_own(self, at: At, game: Game, seat: str) -> list[Message]:
         """The bribe just set, for the seat to be sure of it (a bribe chosen at the time limit

@@ -111,11 +111,14 @@ def first_slide_message(at: At, game: Game, official: str) -> Message:
         x=x,
         y=y,
     )
-    return Message(text, buttons=[_slide_row(at, official, (), directions), [_other(at)]])
+    other = _other(at)
+    rows = [_slide_row(at, official, (), directions), [other]]
+    return Message(text, buttons=rows, keys={"Escape": other.data})
 
 
 def _other(at: At) -> Button:
-    """Second thoughts: back to every official that may move, before anything is played."""
+    """Second thoughts: back to every official that may move, before anything is played
+    (Escape on the page, or the Mini App's back button)."""
     return Button(tr(at.lang, "Another official"), _data(at, "vw", at.count, "0"))
 
 
@@ -147,9 +150,12 @@ def preview_message(at: At, game: Game, seat: str, path: Path, image: bytes) -> 
     if not path.home:
         last.append(Button(tr(lang, "Confirm"), _data(at, "vm", at.count, payload), "success"))
     last.append(Button(tr(lang, "Start again"), _data(at, "vo", at.count, path.official)))
-    last.append(_other(at))
+    other = _other(at)
+    last.append(other)
     rows.append(last)
-    return Message(text, image=image, image_name="preview.png", buttons=rows)
+    message = Message(text, image=image, image_name="preview.png", buttons=rows)
+    message.keys["Escape"] = other.data  # and the Mini App's back button
+    return message
 
 
 def _open(at: At, game: Game) -> str:

@@ -3,6 +3,8 @@
 // choice is sent as the chat's button would send it; the server says what followed (a
 // preview, the next choice, or why not).
 
+import { backButton, mainButton } from "./telegram.js";
+
 export class Seat {
   constructor(base, token, board) {
     this.base = base;
@@ -115,6 +117,11 @@ export class Seat {
     const first =
       this.choices.querySelector(".buttons button") || this.choices.querySelector("button");
     if (first && focused) first.focus({ preventScroll: true }); // the panel is in sight
+    // Inside Telegram, its own buttons: the main choice, and the way back (Escape's).
+    const main = this.choices.querySelector(".buttons button.success");
+    mainButton(main ? main.textContent : "", main ? () => main.click() : null);
+    const back = this.keys.Escape;
+    backButton(back ? () => this.press(back, this.choices, true) : null);
   }
 
   drawing(text) {

@@ -21,12 +21,66 @@ function listed(id, texts) {
   );
 }
 
+// A small drawing of the game's art, from the server (its markup never runs).
+function drawing(text) {
+  const made = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+  return made instanceof SVGSVGElement ? document.importNode(made, true) : null;
+}
+
+function span(name, text) {
+  const made = document.createElement("span");
+  made.className = name;
+  made.textContent = text;
+  return made;
+}
+
+function pieces(list) {
+  const made = span("pieces", "");
+  made.append(...list.map((piece) => drawing(piece.drawing)).filter(Boolean));
+  return made;
+}
+
+// Each seat as the chat's picture shows it: marker, name, score, whose turn; and the table's
+// facts (dice, the exile terrace). Before the deal, the names alone.
+function seated(state) {
+  const rows = state.sidebar.seats.length
+    ? state.sidebar.seats
+    : state.seats.map((name) => ({ name, said: "", mark: null, tag: "", turn: false, pieces: [] }));
+  document.getElementById("seats").replaceChildren(
+    ...rows.map((row) => {
+      const item = document.createElement("li");
+      if (row.turn) item.setAttribute("aria-current", "true");
+      if (row.mark) item.append(span("mark", ""));
+      if (row.mark) item.lastChild.append(drawing(row.mark.drawing) || "");
+      const who = span("who", "");
+      who.append(span("name", row.name));
+      if (row.tag) who.append(" ", span("tag", row.tag));
+      item.append(who);
+      if (row.said) item.append(span("said", row.said));
+      if (row.pieces.length) item.append(pieces(row.pieces));
+      return item;
+    }),
+  );
+  document.getElementById("facts").replaceChildren(
+    ...state.sidebar.facts.map((fact) => {
+      const pair = document.createElement("div");
+      const term = document.createElement("dt");
+      const told = document.createElement("dd");
+      term.textContent = fact.label;
+      if (fact.text) told.append(span("", fact.text));
+      if (fact.pieces.length) told.append(pieces(fact.pieces));
+      pair.append(term, told);
+      return pair;
+    }),
+  );
+}
+
 function show(state) {
   document.title = state.title;
   document.getElementById("title").textContent = state.title;
   document.getElementById("place").textContent = state.place;
   document.getElementById("status").textContent = state.text;
-  listed("seats", state.seats);
+  seated(state);
   listed("story", state.log);
   board.figure.hidden = !state.board;
   board.show(state.board);
