@@ -30,6 +30,9 @@ class Button:
     label: str
     data: str
     style: Style = "secondary"
+    # What it chooses, drawn by the game's art (an official, a card) as an SVG document: the
+    # page shows it large, named by `label`; the chats show the label.
+    drawing: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,12 @@ import render.forbidden_city as fc_render
 from bot.games import At
 from bot.games.forbidden_city import MODULE as FC
 from bot.games.verbotene_stadt import MODULE as VS
+from bot.replies import Reply
 from bot.service import GameService
 from bot.store import Store
 from engine.forbidden_city import Game as FcGame
+from engine.forbidden_city import Place
+from engine.forbidden_city.preview import after
 from engine.verbotene_stadt.cards import COLOURS
 from render.forbidden_city import palette as fc_palette
 from tests.browser import chromium
@@ -114,3 +117,28 @@ async def test_the_page_shows_whose_turn_it_is_and_follows_it(
         await move(service)
         await expect(current.locator(".name")).not_to_have_text(first)
         assert await page.locator("#seats li").count() == 2
+
+
+def test_a_previews_words_say_what_the_tile_would_close_and_pay() -> None:
+    """The page shows the preview on its board, not the chat's picture: the words say what
+    the picture's caption says, the rooms the tile would close and who they would pay."""
+    for moves in range(4, 40):
+        game = _played(moves)
+        mine = to_play(game)
+        for spot in fc_render.spots(mine):
+            for turn in spot.rotations:
+                placed = after(mine, Place(spot.x, spot.y, turn))
+                closing = [room for room in placed.rooms if room.move == len(placed.moves) - 1]
+                if not closing:
+                    continue
+                at = At("en", "room", {}, NAMES, count=len(game.moves))
+                data = f"{spot.x},{spot.y}@{turn}"
+                reply = FC.pressed(at, game, game.current, "pv", len(game.moves), data)
+                assert isinstance(reply, Reply)
+                [preview] = reply.private
+                room = closing[0]
+                assert "would" in preview.text and f"worth {room.value}" in preview.text
+                paid = [s for s, amount in room.paid.items() if amount]
+                assert all(f"{NAMES[s]} +{room.paid[s]}" in preview.text for s in paid)
+                return
+    raise AssertionError("no preview closes a room in these games")

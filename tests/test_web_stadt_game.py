@@ -55,8 +55,8 @@ async def _late_table(service: GameService) -> str:
 
 
 async def _touch(page: Page, selector: str) -> None:
-    """A place or button of the page, once it is there; then a person's pause (a token's
-    requests are limited to ten a second)."""
+    """A place or button of the page, once it is there (at least 44 CSS px); then a person's
+    pause (a token's requests are limited to ten a second)."""
     place = page.locator(selector).first
     await place.wait_for(timeout=10000)
     box = await place.bounding_box()
@@ -67,7 +67,13 @@ async def _touch(page: Page, selector: str) -> None:
 
 async def _play_turn(page: Page, game: object, seat: str, kind: str, rng: random.Random) -> None:
     if kind in ("bribe", "rebribe"):
-        await _touch(page, "#spots .spot[data-choice*=':vb:']")  # an official on the board
+        # The secret bribe from the tray of officials drawn large (each named), or on the
+        # board: the same choices.
+        tray = page.locator("#choices .tray button.piece[data-choice*=':vb:']")
+        await tray.first.wait_for(timeout=10000)
+        assert await tray.count() == await page.locator("#spots .spot[data-choice*=':vb:']").count()
+        assert "hat" in (await tray.first.get_attribute("aria-label") or "")
+        await _touch(page, "#choices .tray button.piece[data-choice*=':vb:']")
     elif kind == "move":
         action = toward_the_pavilion(game, seat, rng)  # type: ignore[arg-type]
         if not isinstance(action, MoveOfficial):
@@ -81,8 +87,12 @@ async def _play_turn(page: Page, game: object, seat: str, kind: str, rng: random
         await _touch(page, "#choices button.success")  # Confirm
     elif kind == "answer":
         await _touch(page, "#choices button:text-matches('^(Believe|Doubt)')")
-    else:  # a card to take, or none
-        await _touch(page, "#choices .buttons button")
+    else:  # a card to take, drawn in the tray, or none
+        cards = page.locator("#choices .tray button.piece")
+        await _touch(
+            page,
+            "#choices .tray button.piece" if await cards.count() else "#choices .buttons button",
+        )
 
 
 async def test_die_verbotene_stadt_played_to_its_end_by_touching_the_board(

@@ -19,6 +19,7 @@ board in one place). `tr` translates every text drawn (None: English); the messa
 `MESSAGES`, for the bot's catalogue.
 """
 
+from .header import closed_texts
 from .images import (
     Box,
     cell_box,
@@ -48,6 +49,7 @@ __all__ = [
     "Spot",
     "Translate",
     "cell_box",
+    "closed_texts",
     "cell_boxes",
     "end_image",
     "end_png",

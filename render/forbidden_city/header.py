@@ -69,10 +69,21 @@ def last_move_text(
         parts = [tr(placed).format(who=who, x=move.x, y=move.y)]
     else:
         parts = [tr(t.DISCARDED).format(who=who, tile=view.played[-1])]
+    return " ".join([*parts, *closed_texts(view, names, tr, preview=preview)])
+
+
+def closed_texts(
+    view: SeatView,
+    names: Mapping[str, str] | None,
+    tr: Translate = t.english,
+    *,
+    preview: bool = False,
+) -> list[str]:
+    """What the last move closed and paid, a sentence a room (in the conditional for a
+    preview: what the tile shown would close)."""
     last = len(view.moves) - 1
     rooms = [room for room in view.rooms if room.move == last]
-    parts += [_closed_text(room, names, tr, preview) for room in rooms]
-    return " ".join(parts)
+    return [_closed_text(room, names, tr, preview) for room in rooms]
 
 
 def _closed_text(

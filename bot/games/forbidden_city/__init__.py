@@ -218,6 +218,9 @@ class ForbiddenCity:
         elsewhere = [s for s in spots if (s.x, s.y) != (move.x, move.y)]
         cells = [(s.x, s.y) for s in elsewhere] + [(move.x, move.y)]
         placed = after(mine, move)
+        # What it would close and pay, as the preview's picture says it (the page shows no
+        # picture: its board shows the tile).
+        text = " ".join([text, *render.closed_texts(placed, at.names, tr=at.words, preview=True)])
         *boxes, here = render.cell_boxes(placed, cells, at.names, "preview", tr=at.words)
         message = Message(text, image=image, image_name="preview.png", buttons=[row])
         shown = drawn.shown_bounds(mine, [(move.x, move.y)])

@@ -17,8 +17,12 @@ the others choose. Kinds (none shared with the tile game or the lobby):
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.verbotene_stadt import Game, Take
 from engine.verbotene_stadt.actions import Bribe
+from render.verbotene_stadt.pieces import card_svg, official_svg
+from render.verbotene_stadt.texts import PIECE_LETTER
 
 from ...i18n import tr
 from ...replies import Button, Message
@@ -45,12 +49,18 @@ def _data(at: At, kind: str, count: int, payload: str) -> str:
     return f"fc:{kind}:{at.channel_id}:{count}:{payload}"
 
 
+def _pawn(button: Button, code: str = "") -> Button:
+    """A choice of an official, with the official drawn for the page's tray."""
+    code = code or button.data.rpartition(":")[2]
+    return replace(button, drawing=official_svg(code, button.label))
+
+
 def bribe_menu(at: At, game: Game, seat: str, text: str) -> Message:
     """Every official the seat may bribe (at most 25), and Keep when it may keep its own."""
     count = round_start(game)
     legal = game.legal_actions(seat)
     choices = [
-        Button(words.pawn(at.lang, a.official), _data(at, "vb", count, a.official))
+        _pawn(Button(words.pawn(at.lang, a.official), _data(at, "vb", count, a.official)))
         for a in legal
         if isinstance(a, Bribe)
     ]
@@ -76,7 +86,7 @@ def move_menu(at: At, game: Game, seat: str, text: str) -> Message:
         label = f"{words.pawn(at.lang, code)} {x},{y}"
         if code == own:
             label += " ★"
-        choices.append(Button(label, _data(at, "vo", at.count, code)))
+        choices.append(_pawn(Button(label, _data(at, "vo", at.count, code)), code))
     buttons: list[list[Button]] = []
     if any(str(a) == "pass" for a in game.legal_actions(seat)):
         buttons = [[Button(tr(at.lang, "Pass"), _data(at, "va", at.count, "pass"), "danger")]]
@@ -178,7 +188,9 @@ def take_menu(at: At, game: Game, seat: str, text: str) -> Message:
         if isinstance(action, Take):
             owner = at.name(game.players[action.seat - 1])
             label = f"{owner}: {words.card(at.lang, action.card)}"
-            choices.append(Button(label, _data(at, "vt", at.count, f"{action.seat}.{action.card}")))
+            data = _data(at, "vt", at.count, f"{action.seat}.{action.card}")
+            letter = at.words(PIECE_LETTER[action.card[1]])
+            choices.append(Button(label, data, drawing=card_svg(action.card, letter, label)))
         else:
             passing = True
     buttons: list[list[Button]] = []

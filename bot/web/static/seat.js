@@ -165,6 +165,15 @@ export class Seat {
         button.type = "button";
         button.textContent = choice.label;
         button.className = choice.style || "secondary";
+        const drawn = choice.drawing ? this.drawing(choice.drawing) : null;
+        if (drawn instanceof SVGSVGElement) {
+          // What it chooses, drawn large (an official, a card), named by its words.
+          line.classList.add("tray");
+          button.classList.add("piece");
+          button.replaceChildren(drawn);
+          button.setAttribute("aria-label", choice.label);
+          button.title = choice.label;
+        }
         button.dataset.choice = choice.data;
         button.addEventListener("click", () => this.press(choice.data, button));
         line.append(button);
