@@ -25,6 +25,7 @@ from bot.service import GameService
 from bot.store import Store
 from tests.fake_telegram import FakeBotApi
 from tests.redis_cluster import LocalCluster
+from tests.vendor import schemas
 
 RedisServerFactory = Callable[..., RedisServer]
 Pair = tuple[RedisServer, RedisServer]
@@ -37,6 +38,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "redis_server" in metafunc.fixturenames:
         backends = ("single",)
     metafunc.parametrize("backend", backends, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def refused_payloads() -> Iterator[None]:
+    """A request the fake Discord or Telegram refused as breaking the platform's published
+    schema fails the test that sent it, even if the bot swallowed the 400 it got."""
+    schemas.take()
+    yield
+    violations = schemas.take()
+    if violations:
+        pytest.fail("requests the platform would refuse:\n" + "\n".join(map(str, violations)))
 
 
 @pytest.fixture(autouse=True)

@@ -20,8 +20,12 @@ unknown channel (10003). Discord sends bots no thread events without the guilds 
 this bot does without: it learns of them when it posts. `delete_thread` deletes one as a
 moderator does, and `manage_threads` False takes Manage Threads from the bot.
 
-A command sync Discord would refuse (more than 25 subcommands, a name or description too
-long, see `command_problems`) is refused with 400, as Discord does, so the bot fails to start.
+Every request body the bot sends (JSON, or multipart `payload_json`) to a route vendored in
+tests/vendor/discord-api-spec is checked against Discord's OpenAPI description and the rules
+Discord states in prose (`tests.vendor.limits`; for command syncs `command_problems` too: more
+than 25 subcommands, a name or description too long...). One Discord would refuse is refused
+with 400 and 50035, as Discord does (a sync so refused fails the bot's start), and recorded as
+a violation that fails the test (`tests.vendor.schemas`), even if the bot swallows the 400.
 
 A channel (or DM channel) made `busy` answers its next posts with Discord's 429, as a channel
 whose rate limit others use up does: `retry_after` in the body and the `Retry-After` header,
@@ -47,6 +51,8 @@ import discord
 from aiohttp import BodyPartReader, web
 from aiohttp.test_utils import TestServer
 from PIL import Image
+
+from tests.vendor import schemas
 
 Json = dict[str, Any]
 ClientT = TypeVar("ClientT", bound=discord.Client)
@@ -263,6 +269,14 @@ class FakeDiscord:
         body, files = await _read_body(request)
         parts = path.strip("/").split("/")
         method = request.method
+        route = schemas.discord_route(method, path)
+        if route is not None:
+            problems = schemas.discord_problems(method, path, body)
+            if route == "PUT /applications/{application_id}/commands" and isinstance(body, list):
+                problems += command_problems(body)
+            if problems:  # as Discord refuses the whole request; the test fails for it too
+                schemas.record("discord", route, problems)
+                return _error(400, INVALID_FORM, "Invalid Form Body: " + "; ".join(problems))
         if method == "GET" and path in ("/gateway/bot", "/gateway"):
             return _json(self._gateway_info())
         if method == "POST" and path == "/oauth2/token":
@@ -276,9 +290,6 @@ class FakeDiscord:
         if method == "GET" and path == "/oauth2/applications/@me":
             return _json(self._application())
         if method == "PUT" and parts[0] == "applications" and parts[-1] == "commands":
-            problems = command_problems(body)
-            if problems:  # as Discord refuses the whole sync, which fails the bot's start
-                return _error(400, INVALID_FORM, "Invalid Form Body: " + "; ".join(problems))
             self.commands = [
                 {**c, "id": str(next(self.ids)), "application_id": str(self.app_id), "version": "1"}
                 for c in body

@@ -17,6 +17,13 @@ JSON Telegram would send. A long poll waits at most `poll_limit` seconds (short,
 quickly; raised, it lasts as long as the bot asks, as on Telegram), and a poll the bot gave up
 before its answer is marked `abandoned`.
 
+Every call to a method vendored in tests/vendor/telegram-bot-api-spec is checked against that
+description (types, required parameters) and the limits Telegram states in prose
+(`tests.vendor.limits`: callback_data of 1-64 bytes, text and captions after entity parsing,
+the HTML tags Telegram supports, web_app buttons in private chats over https...). One Telegram
+would refuse gets a 400 and is recorded as a violation that fails the test
+(`tests.vendor.schemas`), even if the bot swallows the 400.
+
 aiohttp is already installed (discord.py needs it); its server parses the multipart uploads.
 """
 
@@ -46,6 +53,7 @@ from bot.config import Settings
 from bot.telegram import build_application
 from bot.telegram.app import TelegramApp
 from bot.telegram.contract import GameServiceApi
+from tests.vendor import limits, schemas
 
 BOT_ID = 999_000
 BOT_USERNAME = "FcTestBot"
@@ -249,11 +257,13 @@ class FakeBotApi:
         files: dict[str, bytes] = {}
         filenames: dict[str, str] = {}
         form = await request.post()
+        raw: dict[str, str] = {}
         for name, value in form.items():
             if isinstance(value, web.FileField):
                 files[name] = value.file.read()
                 filenames[name] = value.filename
             elif isinstance(value, str):
+                raw[name] = value
                 params[name] = json.loads(value) if name in _JSON_FIELDS else value
         call = Call(method, params, files, filenames)
         self.calls.append(call)
@@ -261,6 +271,11 @@ class FakeBotApi:
         if handler is None:
             call.failed = f"Not Found: method {method} not implemented by the fake"
             return _error(404, call.failed)
+        problems = schemas.telegram_problems(method, raw, files)
+        if problems:  # as Telegram refuses the call; the test fails for it too
+            schemas.record("telegram", method, problems)
+            call.failed = "Bad Request: " + "; ".join(problems)
+            return _error(400, call.failed)
         refusal = self._refusal(call)
         if refusal is not None:
             status, call.failed, parameters = refusal
@@ -378,7 +393,7 @@ class FakeBotApi:
         text = call.params.get("text", "")
         if not text.strip():
             return 400, "Bad Request: message text is empty"
-        if _utf16_length(text) > 4096:  # Telegram counts UTF-16 units, as it does below
+        if _utf16_length(_parsed(call, text)) > 4096:  # in UTF-16 units, as it does below
             return 400, "Bad Request: message is too long"
         return self._message(call, text=text)
 
@@ -386,7 +401,7 @@ class FakeBotApi:
         if not call.photo:
             return 400, "Bad Request: there is no photo in the request"
         caption = call.params.get("caption")
-        if caption is not None and _utf16_length(caption) > 1024:
+        if caption is not None and _utf16_length(_parsed(call, caption)) > 1024:
             return 400, "Bad Request: message caption is too long"
         size = {"width": 1, "height": 1, "file_size": len(call.photo)}
         photo = [{"file_id": f"p{len(self.calls)}", "file_unique_id": "u", **size}]
@@ -407,7 +422,7 @@ class FakeBotApi:
         if not data:
             return 400, f"Bad Request: there is no {kind} in the request"
         caption = call.params.get("caption")
-        if caption is not None and _utf16_length(caption) > 1024:
+        if caption is not None and _utf16_length(_parsed(call, caption)) > 1024:
             return 400, "Bad Request: message caption is too long"
         name = call.filenames.get(kind, "")
         mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
@@ -621,6 +636,11 @@ class FakeBotApi:
 
     def clear(self) -> None:
         self.calls.clear()
+
+
+def _parsed(call: Call, text: str) -> str:
+    """What Telegram counts of a text or caption: the text "after entities parsing"."""
+    return limits.parse_html(text)[0] if call.params.get("parse_mode") == "HTML" else text
 
 
 def _utf16_length(text: str) -> int:
