@@ -8,8 +8,8 @@ table's next change (a per-process cache, rebuilt from Redis at will).
 
 A change seen by thousands of pages must not hold up the moves this process answers
 meanwhile: the hub makes the reading first (`follow`'s `warm`), then wakes the pages a few
-hundred at a time, letting the event loop run between, and each page finds its reading
-made and only writes.
+dozen at a time, with a pause between in which the moves in flight take their next steps,
+and each page finds its reading made and only writes.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ Reading = asyncio.Future[object]
 # A reading serves until the table's next change, and no longer than this many seconds:
 # should the process miss a change unawares, its pages are behind for that long at most.
 KEPT_FOR = 30.0
-WAKE_AT_ONCE = 50  # pages woken before the event loop runs anything else
+WAKE_AT_ONCE = 25  # pages woken before the event loop runs anything else
+PAUSE = 0.003  # seconds between those: the moves in flight take their next steps
 Warm = Callable[[], Awaitable[object]]
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,7 @@ class Hub:
 
     async def _tell(self, channel: Channel) -> None:
         """The pages of `channel` told of its change: its reading made once, then the pages
-        woken a few hundred at a time; again if it changed meanwhile."""
+        woken a few dozen at a time; again if it changed meanwhile."""
         try:
             while True:
                 self._again.discard(channel)
@@ -104,7 +105,7 @@ class Hub:
                 for n, event in enumerate(list(self._pages.get(channel, ()))):
                     event.set()
                     if n % WAKE_AT_ONCE == WAKE_AT_ONCE - 1:
-                        await asyncio.sleep(0)
+                        await asyncio.sleep(PAUSE)
                 if channel not in self._again:
                     return
         finally:
