@@ -18,7 +18,7 @@ from PIL import Image
 
 from bot.actor import Actor
 from bot.discord import FcClient, build_client
-from bot.discord.delivery import chunks
+from bot.discord.markup import chunks
 from bot.metrics import REGISTRY
 from bot.replies import Button, Direct, Message, Reply, mention
 from tests.fake_discord import FakeDiscord, Person, dispatch, fake_discord, logged_in

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.delivery import chunks
+from bot.discord.markup import chunks
 from bot.lengths import cut, fitting, utf16_length
 from bot.names import clean_name
 

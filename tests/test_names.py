@@ -9,7 +9,7 @@ import pytest
 
 import render.forbidden_city as render
 from bot.actor import Actor
-from bot.discord.delivery import _mention as discord_mention
+from bot.discord.markup import _mention as discord_mention
 from bot.names import FALLBACK, MAX_NAME, clean_name
 from bot.replies import Message, Reply, mention
 from bot.service import GameService
