@@ -199,9 +199,29 @@ def _sparkline(image: Image.Image, box: Box, trend: tuple[int, ...], s: int) -> 
     left, top, right, bottom = box
     width, height = (right - left) * SPARK_SCALE, (bottom - top) * SPARK_SCALE
     pad, dot = SPARK_PAD * SPARK_SCALE * s, SPARK_DOT * SPARK_SCALE * s
+    points = spark_points(trend, width, height, pad, dot)
+    mask = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(mask)
+    if len(points) > 1:
+        line = SPARK_LINE * SPARK_SCALE // 2 * s
+        draw.line(points, fill=255, width=line, joint="curve")
+    x, y = points[-1]
+    draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=255)
+    colour = {"up": UP, "down": DOWN, "flat": MUTED}[trend_direction(trend)]
+    small = mask.resize((right - left, bottom - top), Image.Resampling.BOX)
+    image.paste(colour, (left, top), small)
+
+
+def spark_points(
+    trend: Sequence[int], width: float, height: float, pad: float, dot: float
+) -> list[tuple[float, float]]:
+    """Where each rating of `trend` (not empty) lies on a trend line in a `width` x `height`
+    box: left to right, highest at `pad` from the top, lowest at `pad` from the bottom (all
+    level: the middle), `dot` (the end dot's radius) from either side; one rating alone at
+    the right. The one place the line is laid out: the picture's and the page's (`spark`)."""
     low, high = min(trend), max(trend)
     span = max(1, len(trend) - 1)
-    points = [
+    return [
         (
             dot + (width - 2 * dot) * k / span if len(trend) > 1 else width - dot,
             height / 2
@@ -210,16 +230,43 @@ def _sparkline(image: Image.Image, box: Box, trend: tuple[int, ...], s: int) -> 
         )
         for k, v in enumerate(trend)
     ]
-    mask = Image.new("L", (width, height), 0)
-    draw = ImageDraw.Draw(mask)
-    if len(points) > 1:
-        line = SPARK_LINE * SPARK_SCALE // 2 * s
-        draw.line(points, fill=255, width=line, joint="curve")
+
+
+def trend_direction(trend: Sequence[int]) -> Literal["up", "down", "flat"]:
+    """Up if the last rating is above the first, down if below: the line's colour."""
+    return "up" if trend[-1] > trend[0] else "down" if trend[-1] < trend[0] else "flat"
+
+
+@dataclass(frozen=True)
+class Spark:
+    """A trend line for an SVG (a web page's, `spark`): its polyline's points ("x,y x,y";
+    none for one rating), its end dot's centre and radius, which way it went, and the
+    `box` (width, height) they lie in, in the SVG's user units (a CSS px each)."""
+
+    points: str
+    end: tuple[float, float]
+    dot: int
+    direction: Literal["up", "down", "flat"]
+    box: tuple[int, int]
+
+
+# The page's trend line: its box, its margin top and bottom, its end dot's radius (CSS px).
+SPARK_SVG: Final = (72, 24)
+SPARK_SVG_PAD = 4
+SPARK_SVG_DOT = 3
+
+
+def spark(trend: Sequence[int]) -> Spark | None:
+    """The trend line as the picture's, laid out by `spark_points` in the page's smaller box
+    (`SPARK_SVG`); None without a rating. One rating is its dot alone (no points)."""
+    if not trend:
+        return None
+    width, height = SPARK_SVG
+    points = spark_points(trend, width, height, SPARK_SVG_PAD, SPARK_SVG_DOT)
+    line = " ".join(f"{x:.1f},{y:.1f}" for x, y in points) if len(points) > 1 else ""
     x, y = points[-1]
-    draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=255)
-    colour = UP if trend[-1] > trend[0] else DOWN if trend[-1] < trend[0] else MUTED
-    small = mask.resize((right - left, bottom - top), Image.Resampling.BOX)
-    image.paste(colour, (left, top), small)
+    end = (round(float(x), 1), round(float(y), 1))
+    return Spark(line, end, SPARK_SVG_DOT, trend_direction(trend), SPARK_SVG)
 
 
 def leaderboard_png(

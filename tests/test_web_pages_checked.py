@@ -419,6 +419,38 @@ async def test_a_leaderboard_and_a_players_page(
     _report(findings)
 
 
+async def test_a_leaderboard_is_a_table_of_its_rated_players_on_a_phone(
+    service: GameService, site: Site
+) -> None:
+    """At 390x844 a board is a real table: a row a rated player, best first, with the
+    picture's headings, each trend a line with its words, all within the screen's width;
+    a player's page, a row a game they played."""
+    await played(service)
+    address = await site(service)
+    boards = (
+        ("/top/forbidden_city/console/guild1", ["Ann", "Cat", "Bob", "Fay", "Computer (easy)"]),
+        ("/top/forbidden_city", ["Ann", "Gus", "Cat", "Bob", "Hal", "Fay", "Computer (easy)"]),
+        ("/p/console/ann", ["Forbidden City", "Die Verbotene Stadt"]),
+    )
+    async with chromium() as browser:
+        context = await _context(browser, PHONE)
+        page = await context.new_page()
+        for path, names in boards:
+            await page.goto(address + path)
+            table = page.locator("table.standings")
+            assert await table.locator("tbody tr").count() == len(names), path
+            assert await table.locator("tbody th.name").all_inner_texts() == names, path
+            headings = await table.locator("thead th").all_inner_texts()
+            name = "Game" if path.startswith("/p/") else "Player"
+            assert headings == ["Rank", name, "Rating", "Games", "Wins", "Trend"], path
+            lines = table.locator("tbody svg.spark[aria-label^='Trend: ']")
+            assert await lines.count() == len(names), path
+            assert await page.locator("img").count() == 0, path  # no picture drawn
+            box = await table.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, path
+        await context.close()
+
+
 @SCREENS
 async def test_no_table_and_the_mini_apps_opening(
     service: GameService, site: Site, screen: Screen

@@ -13,9 +13,10 @@ import jinja2
 import pytest
 
 from bot.games.sidebar import Fact, Piece, SeatRow, Sidebar
-from bot.service import Replayed, Watched
+from bot.service import Replayed, Standings, Watched
 from bot.web import page
 from render.forbidden_city.svg import marker_svg
+from render.leaderboard import Row
 
 HOSTILE = (
     "<img src=x onerror=alert(1)>",
@@ -25,7 +26,6 @@ HOSTILE = (
     "{% print 7*7 %}",
     "</title></head><body>&amp;",
 )
-PNG = b"\x89PNG\r\n\x1a\n"
 
 
 class Seen(HTMLParser):
@@ -69,6 +69,21 @@ def _waiting(value: str) -> str:
     return page.table_page(watched, {"base": value, "events": value, "board": ""})
 
 
+def _board(value: str, per_game: bool = False, rows: tuple[Row, ...] | None = None) -> Standings:
+    """A board whose every word is `value`: its language, title, subtitle, each row's name
+    (ranked with a medal, without one, unranked; with a trend line, a lone rating, none),
+    the chat's lines, the note and the details under the table."""
+    if rows is None:
+        rows = (
+            Row(1, value, 1500, 80, 3, 2, (1400, 1500)),
+            Row(4, value, 1400, 90, 2, 1, (1400,)),
+            Row(0, value, 1300, 99, 1, 0, ()),
+        )
+    return Standings(
+        value, value, value, per_game, rows, (value, value), value, (value,) if per_game else ()
+    )
+
+
 PAGES: dict[str, Callable[[str], str]] = {
     "table": _table,
     "table before the deal": _waiting,
@@ -76,8 +91,10 @@ PAGES: dict[str, Callable[[str], str]] = {
     "Mini App": page.opening_page,
     "Activity": lambda value: page.activity_page(value, value),
     "replay": lambda value: page.replay_page(Replayed(value, value, (value, value), 3), value),
-    "standing": lambda value: page.standing_page(value, f"{value}\n{value}", PNG),
-    "standing without a picture": lambda value: page.standing_page(value, value, None),
+    "leaderboard": lambda value: page.standing_page(value, _board(value)),
+    "player's standing": lambda value: page.standing_page(value, _board(value, per_game=True)),
+    "empty leaderboard": lambda value: page.standing_page(value, _board(value, rows=())),
+    "player without a standing": lambda value: page.standing_page(value, None),
 }
 
 

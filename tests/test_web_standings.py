@@ -1,23 +1,21 @@
-"""The leaderboard and player pages: the same words and picture as `/fc top` and `/fc stats`
-(which link to them when the pages are served), a community's board apart from the global
-one, names escaped, and `forget me` reaching them at once."""
+"""The leaderboard and player pages: what `/fc top` and `/fc stats` say (which link to them
+when the pages are served), as a table with no picture, a community's board apart from the
+global one, names escaped, and `forget me` reaching them at once."""
 
 from __future__ import annotations
 
-import base64
 import re
 from collections.abc import AsyncIterator
+from html import unescape
 
 import aiohttp
 import pytest
-from PIL import Image, ImageChops
 
 from bot.actor import Actor
 from bot.service import GameService
 from bot.service import results as kept
 from bot.store import Store
 from tests.conftest import Site, fixed_seeds
-from tests.pixels import decode
 from tests.test_service import Clock
 from tests.test_standings_answers import FC, game, played, seat
 from tests.test_web_seats import settings
@@ -42,23 +40,17 @@ async def _page(http: aiohttp.ClientSession, address: str, path: str) -> tuple[i
         return answer.status, await answer.text()
 
 
-def _picture(html: str) -> Image.Image:
-    found = re.search(r'<img id="standing" src="data:image/png;base64,([^"]+)"', html)
-    assert found, html
-    return decode(base64.b64decode(found[1]))
-
-
-def _alike(chat: Image.Image, page: Image.Image) -> bool:
-    """Whether the page's picture is the chat's in more pixels: both brought down to blocks
-    of 4x4 of the chat's pixels, none differs by half the range (their glyphs' edges differ,
-    hinted for another size: up to a third; a name drawn 20 px aside, four fifths)."""
-    blocks = (chat.width // 4, chat.height // 4)
-    a, b = (p.resize(blocks, Image.Resampling.BOX) for p in (chat, page))
-    return max(ImageChops.difference(a, b).tobytes()) < 128
+def _cells(html: str) -> list[list[str]]:
+    """The table's body, row by row, each cell's text (its markup and spaces dropped)."""
+    body = re.search(r"<tbody>(.*)</tbody>", html, re.S)
+    assert body, html
+    rows = re.findall(r"<tr>(.*?)</tr>", body[1], re.S)
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S) for row in rows]
+    return [[" ".join(unescape(re.sub(r"<[^>]+>", " ", c)).split()) for c in row] for row in cells]
 
 
 def _paragraphs(html: str) -> list[str]:
-    return re.findall(r"<(?:h1|p)>(.*?)</(?:h1|p)>", html)
+    return [unescape(p) for p in re.findall(r"<(?:h1[^>]*|p[^>]*)>(.*?)</(?:h1|p)>", html)]
 
 
 async def test_the_boards_and_a_players_page_say_what_the_chat_says(
@@ -72,24 +64,34 @@ async def test_the_boards_and_a_players_page_say_what_the_chat_says(
     paths = []
     async with aiohttp.ClientSession() as http:
         for reply in (here, everywhere, stats):
-            *lines, link = reply.public[0].text.split("\n")
+            title, *lines, note, link = reply.public[0].text.split("\n")
             found = LINK.match(link)
             assert found, link
             paths.append(found[2])
             status, html = await _page(http, address, found[2])
             assert status == 200
-            assert _paragraphs(html) == lines  # every line of the chat's answer, in order
-            # Its picture, with the trend: the chat's, drawn twice as large and shown at the
-            # chat's size, so a phone's 3 pixels to the CSS px have pixels enough for it.
-            chat = decode(reply.public[0].image or b"")
-            shown = _picture(html)
-            assert shown.size == (2 * chat.width, 2 * chat.height)
-            assert _alike(chat, shown)
-            assert f'width="{chat.width}" height="{chat.height}"' in html
-            assert chat.width == 900  # the chat's own is as it was
+            assert "<img" not in html  # no picture drawn for the page
+            said = _paragraphs(html)
+            assert said[0] == title and said[-1] == note
+            # One row of the table a line of the chat's board, or a game of the player's.
+            cells = _cells(html)
+            assert len(cells) == len(lines)
+            for line, row in zip(lines, cells, strict=True):
+                rank, name, rated, games, wins, _ = row
+                if reply is stats:
+                    assert line.startswith(f"{name}: rating {rated.replace(' ± ', ' (± ')})")
+                    assert f"place {rank} of" in line
+                else:
+                    assert line.startswith(f"{rank}. {name} {rated} (")
+                assert f"{games} game" in line and f"{wins} win" in line
     assert paths == ["/top/forbidden_city/console/guild1", "/top/forbidden_city", "/p/console/ann"]
     assert "Gus" in " ".join(everywhere.public[0].text.split("\n"))
     assert "Gus" not in here.public[0].text  # guild2's player is on the global board only
+    async with aiohttp.ClientSession() as http:
+        _, mine = await _page(http, address, "/p/console/ann")
+    # What the table does not say of the player: their totals, best scores and opponents.
+    assert "Forbidden City: place 1 of 7, best score 30. Most played against: Bob (2)" in mine
+    assert "Trend: " in mine
 
 
 async def test_a_wrong_board_is_refused_and_an_unknown_player_has_no_games(
@@ -130,8 +132,8 @@ async def test_forget_me_reaches_the_pages_at_once(service: GameService, site: S
 
 
 async def test_the_boards_and_a_players_page_fit_a_phone(service: GameService, site: Site) -> None:
-    """At 390 CSS px nothing runs off the side: the board's picture fits the width (it was
-    912 px wide), and so do its lines."""
+    """At 390 CSS px nothing runs off the side: the table fits the width, and so do its
+    lines."""
     from tests.browser import chromium
 
     await played(service)
@@ -140,9 +142,8 @@ async def test_the_boards_and_a_players_page_fit_a_phone(service: GameService, s
         page = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=3)
         for path in ("/top/forbidden_city/console/guild1", "/top/forbidden_city", "/p/console/ann"):
             await page.goto(address + path)
-            await page.wait_for_function("document.getElementById('standing').complete")
             fits = await page.evaluate(
                 "[document.documentElement.scrollWidth, document.documentElement.clientWidth,"
-                " document.getElementById('standing').getBoundingClientRect().right]"
+                " document.querySelector('table').getBoundingClientRect().right]"
             )
             assert fits[0] <= fits[1] and fits[2] <= 390, (path, fits)

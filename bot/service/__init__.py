@@ -37,9 +37,10 @@ from ..tokens import SeatToken
 from . import chat, deadlines, history, posting, router, standings, watching, weblinks
 from .context import Context, render_pool
 from .history import Replayed
+from .standings import Standings
 from .watching import EndedLink, ForeignPress, Watched
 
-__all__ = ["EndedLink", "ForeignPress", "GameService", "Replayed", "Watched"]
+__all__ = ["EndedLink", "ForeignPress", "GameService", "Replayed", "Standings", "Watched"]
 
 
 # A platform retries an update it got no answer to within minutes; remember it for a day.
@@ -206,21 +207,18 @@ class GameService:
         record = await self.store.load(Channel.of(platform, channel_id))
         return None if record is None else record.game_id
 
-    async def leaderboard(
-        self, game: str, community: str | None, lang: str, scale: int = 1
-    ) -> Reply | None:
+    async def leaderboard(self, game: str, community: str | None, lang: str) -> Standings | None:
         """A game's board (`game`: its key) in a community (`<platform>:<id>`) or everywhere,
-        as `/fc top` shows it, for its page (its picture drawn `scale` times larger); None
-        for a game the bot does not play."""
+        as `/fc top` says it, for its page (which draws no picture); None for a game the bot
+        does not play."""
         if game not in MODULES:
             return None
-        return await standings.board(self.ctx, module(game), community, lang, scale)
+        return await standings.board(self.ctx, module(game), community, lang)
 
-    async def standing(self, key: str, lang: str, scale: int = 1) -> Reply | None:
-        """A rated player's standing as `/fc stats` shows it, for their page (its picture
-        drawn `scale` times larger); None if they have no rated game (never played, or
-        asked to be forgotten)."""
-        return await standings.standing(self.ctx, key, "", lang, scale)
+    async def standing(self, key: str, lang: str) -> Standings | None:
+        """A rated player's standing as `/fc stats` says it, for their page; None if they
+        have no rated game (never played, or asked to be forgotten)."""
+        return await standings.standing(self.ctx, key, "", lang)
 
     async def replayed(self, platform: str, channel_id: str, game_id: str) -> Replayed | None:
         """A kept game for its replay page: its summary and its actions as the table saw

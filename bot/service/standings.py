@@ -4,15 +4,19 @@ are derived from the kept results.
 
 One order everywhere: the best rating (the conservative estimate the shown rating rounds)
 first; equal ratings share the better place (1, 2, 2, 4), the place `stats` gives too, and are
-listed by their key among themselves."""
+listed by their key among themselves.
+
+What a board says (`Standings`) is apart from how it is shown: the chat's words and picture
+(`chat_reply`), the web page's table (bot/web/page.py), which draws no picture."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.ratings import Rating, leaderboard
-from render.leaderboard import Row, leaderboard_png
+from render.leaderboard import GAME, HEADINGS, PLAYER, Row, Spark, leaderboard_png, spark
 
 from ..actor import Actor
 from ..games import DEFAULT, MODULES, GameInfo, by_word, module
@@ -27,6 +31,50 @@ BOARD_ROWS = 15  # players on a leaderboard image
 TEXT_ROWS = 10  # and in its text
 FAVOURITES = 3
 MENTION = re.compile(r"^<@!?([^\s<>@:]{1,40})>$")
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A board or a player's standing, in `lang`'s words: its `title` and `subtitle`, its
+    `rows` (`per_game`: one player's, one a game), the chat's `lines` (the title first, the
+    `note` on the ratings' uncertainty last), and what the lines say that the rows do not
+    (`details`: a player's totals, best scores and usual opponents, one a game)."""
+
+    lang: str
+    title: str
+    subtitle: str
+    per_game: bool
+    rows: tuple[Row, ...]
+    lines: tuple[str, ...]
+    note: str
+    details: tuple[str, ...] = ()
+
+    @property
+    def headings(self) -> tuple[str, ...]:
+        """The columns' headings, translated, as the picture's."""
+        names = GAME if self.per_game else PLAYER
+        words = [names if column == "player" else word for column, word, _ in HEADINGS]
+        return tuple(tr(self.lang, word) for word in words)
+
+    @property
+    def sparks(self) -> tuple[Spark | None, ...]:
+        """Each row's trend line, laid out as the picture's (`render.leaderboard.spark`)."""
+        return tuple(spark(row.trend) for row in self.rows)
+
+
+async def chat_reply(ctx: Context, shown: Standings) -> Reply:
+    """The chat's answer: the lines, and the picture of the rows if there are any."""
+    text = "\n".join(shown.lines)
+    if not shown.rows:
+        return Reply(public=[Message(text)])
+    words = translations(shown.lang).gettext
+    image = await ctx.draw(
+        lambda: leaderboard_png(
+            shown.title, shown.rows, tr=words, subtitle=shown.subtitle, per_game=shown.per_game
+        )
+    )
+    name = "stats.png" if shown.per_game else "top.png"
+    return Reply(public=[Message(text, image=image, image_name=name)])
 
 
 def shown_name(name: str, lang: str) -> str:
@@ -75,20 +123,21 @@ async def stats(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply
     """`/fc stats [@user]`: games, wins, rating with its uncertainty, best score, favourite
     opponents and place on the board, per game; with the player's page when there is one."""
     key, user = target(actor, args, lang)
-    reply = await standing(ctx, key, actor.name if user is None else "", lang)
-    if reply is None:
+    shown = await standing(ctx, key, actor.name if user is None else "", lang)
+    if shown is None:
         who = actor.name if user is None else tr(lang, "this player")
         return Reply(public=[Message(tr(lang, "No rated games yet for {name}.", name=who))])
+    reply = await chat_reply(ctx, shown)
     message = reply.public[0]
     message.text = with_line(message.text, standing_line(ctx, lang, player_link(ctx, key)))
     return reply
 
 
-async def standing(ctx: Context, key: str, name: str, lang: str, scale: int = 1) -> Reply | None:
+async def standing(ctx: Context, key: str, name: str, lang: str) -> Standings | None:
     """The standing of the player rated as `key` (`name`: how to call them, else the name
-    they last played under), as `/fc stats` and their page show it (`scale`: how many times
-    larger its picture is drawn, for a page); None if unrated."""
+    they last played under), as `/fc stats` and their page show it; None if unrated."""
     lines: list[str] = []
+    details: list[str] = []
     rows: list[Row] = []
     for kind in MODULES:
         found = (await ctx.store.players(kind, [key])).get(key)
@@ -113,9 +162,19 @@ async def standing(ctx: Context, key: str, name: str, lang: str, scale: int = 1)
             wins=trn(lang, "{n} win", "{n} wins", found.wins),
             best=found.best if found.best is not None else "-",
         )
+        detail = tr(
+            lang,
+            "{game}: place {place} of {total}, best score {best}.",
+            game=title,
+            place=place,
+            total=rank[1] if rank else 0,
+            best=found.best if found.best is not None else "-",
+        )
         if favourites:
-            line += " " + tr(lang, "Most played against: {names}.", names=favourites)
+            against = tr(lang, "Most played against: {names}.", names=favourites)
+            line, detail = f"{line} {against}", f"{detail} {against}"
         lines.append(line)
+        details.append(detail)
         rows.append(
             Row(
                 place, title, rating.shown, rating.uncertainty, found.games, found.wins, found.trend
@@ -125,14 +184,10 @@ async def standing(ctx: Context, key: str, name: str, lang: str, scale: int = 1)
         return None
     heading = tr(lang, "{name}: ratings", name=name)
     subtitle = tr(lang, "The place is on the board of all players.")
-    words = translations(lang).gettext
-    image = await ctx.draw(
-        lambda: leaderboard_png(
-            heading, rows, tr=words, subtitle=subtitle, per_game=True, scale=scale
-        )
+    note = _uncertainty_note(lang)
+    return Standings(
+        lang, heading, subtitle, True, tuple(rows), (heading, *lines, note), note, tuple(details)
     )
-    text = "\n".join([heading, *lines, _uncertainty_note(lang)])
-    return Reply(public=[Message(text, image=image, image_name="stats.png")])
 
 
 async def _favourites(ctx: Context, kind: str, key: str, lang: str) -> str:
@@ -160,18 +215,16 @@ async def top(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
         raise Refused(tr(lang, "Write /fc top, /fc top <game> or /fc top <game> global."))
     community = None if everywhere else actor.community
     where = None if community is None else f"{actor.platform}:{community}"
-    reply = await board(ctx, game, where, lang)
+    reply = await chat_reply(ctx, await board(ctx, game, where, lang))
     message = reply.public[0]
     message.text = with_line(message.text, standing_line(ctx, lang, board_link(ctx, game, where)))
     return reply
 
 
-async def board(
-    ctx: Context, game: GameInfo, community: str | None, lang: str, scale: int = 1
-) -> Reply:
+async def board(ctx: Context, game: GameInfo, community: str | None, lang: str) -> Standings:
     """A game's best players in a community (`<platform>:<server or group>`: everyone who
     played there, computer levels included), or everywhere (None), as `/fc top` and the
-    board's page show them (`scale`: how many times larger its picture is drawn)."""
+    board's page show them."""
     if community is None:
         standing = await ctx.store.board(game.key, BOARD_ROWS)
         place = tr(lang, "everywhere")
@@ -183,7 +236,8 @@ async def board(
         place = tr(lang, "here")
     title = tr(lang, "{game}: best players {where}", game=tr(lang, game.title), where=place)
     if not standing:
-        return Reply(public=[Message(tr(lang, "{title}: no rated games yet.", title=title))])
+        empty = tr(lang, "{title}: no rated games yet.", title=title)
+        return Standings(lang, title, "", False, (), (empty,), "")
     rows = []
     ratings = [_rating(player) for _, player in standing]
     for rank, (key, player), rating in zip(places(ratings), standing, ratings, strict=True):
@@ -207,7 +261,5 @@ async def board(
         + ")"
         for row in rows[:TEXT_ROWS]
     ]
-    gettext = translations(lang).gettext
-    image = await ctx.draw(lambda: leaderboard_png(title, rows, tr=gettext, scale=scale))
-    text = "\n".join([title, *lines, _uncertainty_note(lang)])
-    return Reply(public=[Message(text, image=image, image_name="top.png")])
+    note = _uncertainty_note(lang)
+    return Standings(lang, title, "", False, tuple(rows), (title, *lines, note), note)

@@ -7,7 +7,6 @@ holds. The words are translated here, where `make messages` finds them."""
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -15,7 +14,7 @@ from markupsafe import Markup
 
 from ..games.sidebar import Piece, Sidebar
 from ..i18n import tr
-from ..service import Replayed, Watched
+from ..service import Replayed, Standings, Watched
 
 
 def _drawing(piece: object) -> Markup:
@@ -135,15 +134,26 @@ def replay_beside(sidebar: Sidebar) -> str:
     return _render("beside.html", shown=_beside(sidebar))
 
 
-def standing_page(lang: str, text: str, image: bytes | None, scale: int = 1) -> str:
-    """A leaderboard or a player's standing, as `/fc top` and `/fc stats` show it: its
-    picture (with the ratings' trend), then its words, one line a paragraph, the first as
-    the title. The picture is drawn `scale` times larger than it is shown (its size in CSS
-    px), so a dense screen has pixels enough for it."""
-    title, *lines = text.split("\n") or [""]
-    picture, size = "", (0, 0)
-    if image is not None:
-        picture = "data:image/png;base64," + base64.b64encode(image).decode()
-        # A PNG's width and height: the first 8 bytes of its header chunk, past its signature.
-        size = (int.from_bytes(image[16:20]) // scale, int.from_bytes(image[20:24]) // scale)
-    return _render("standing.html", lang=lang, title=title, picture=picture, size=size, lines=lines)
+def standing_page(lang: str, standings: Standings | None) -> str:
+    """A leaderboard or a player's standing, as `/fc top` and `/fc stats` say it, as a
+    table a phone shows whole (the chat's picture has more than a phone's width): a row a
+    player (or a game), its trend a small line drawn in the page; then what the chat says
+    that the table does not. None: a player with no rated game."""
+    if standings is None:
+        title = tr(lang, "No rated games yet for {name}.", name=tr(lang, "this player"))
+        return _render("standing.html", lang=lang, title=title, standings=None, rows=())
+    rows = [
+        {"row": row, "spark": spark, "label": _trend_label(lang, row.trend)}
+        for row, spark in zip(standings.rows, standings.sparks, strict=True)
+    ]
+    return _render(
+        "standing.html", lang=lang, title=standings.title, standings=standings, rows=rows
+    )
+
+
+def _trend_label(lang: str, trend: tuple[int, ...]) -> str:
+    """The trend line's words for a screen reader: its first rating and its last."""
+    if not trend:
+        return ""
+    ratings = str(trend[0]) if len(trend) == 1 else f"{trend[0]} → {trend[-1]}"
+    return tr(lang, "Trend: {ratings}", ratings=ratings)
