@@ -1,14 +1,12 @@
 """PNG encoding of the table pictures: mapped to a fixed palette, deflated by ISA-L.
 
-Deflating is most of a picture's cost, and Pillow's encoder can only use the system's zlib:
-a late 1278x1512 table took 7-8 ms at zlib level 3 (6.6 ms at level 1) on the development
-machine, where ISA-L's level 1 takes 1.2 ms for a file 5 % larger. So the rows of the palette
-picture are framed here (no filter: a palette picture gains nothing from one) and written as
-the four chunks a palette PNG needs.
+Deflating is most of a picture's cost, and Pillow's encoder can only use the system's zlib,
+several times slower than ISA-L: so the rows of the palette picture are framed here (no filter:
+a palette picture gains nothing from one), deflated by ISA-L and written as the four chunks a
+palette PNG needs.
 
-Getting the rows out of Pillow cost as much as deflating them: `Image.tobytes` copied a 1.6 MB
-picture in 64 KB pieces into fresh memory, 1.1 ms. The picture is pasted instead into a frame
-one column wider, whose last column stays 0, and the frame's memory is read where it lies
+The rows are read where Pillow holds them, not copied out by `Image.tobytes`: the picture is
+pasted into a frame one column wider, whose last column stays 0, and the frame's memory is read
 through the Arrow C data interface Pillow exports (`_pixels`, a stable ABI): row after row it
 holds each row's pixels then a 0, so one 0 first, then all of it but its last byte, is the
 stream PNG wants (each row after its filter byte). A frame Pillow cannot export as one buffer
@@ -19,11 +17,8 @@ out with another of two equal back-references (found once in some 100,000 encode
 suite; the pixels and the PNG's size were the same). So two PNGs are compared by the pictures
 they show, never by their bytes; nothing in the bot compares a PNG's bytes.
 
-A banded encoder that deflated again only the rows a move changed, with a per-process cache of
-bands, was measured and taken out: a table's bands stay cached only while a process holds few
-tables (at 1,000 tables a process they were evicted before the table's next move), a cold band
-cost more than Pillow's whole encode, and the cache added 16 MB that filled for ten minutes
-after a start.
+What these two choices saved, and an encoder by bands that was measured and taken out, are in
+docs/operations.md ("The PNG encoder").
 """
 
 from __future__ import annotations

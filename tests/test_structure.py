@@ -1,21 +1,34 @@
-"""The bot stays easy to live in: small modules, classes and functions (docs/architecture.md).
+"""The code stays easy to live in: small modules, classes and functions (docs/architecture.md).
 
-A module over 400 lines, a class over 300 or a function over 60 in `bot/` fails here, so a
-room that grows too big is split when it grows, not later.
+A module over 400 lines, a class over 300 or a function over 60 in `bot/`, `engine/` or
+`render/` fails here, so a room that grows too big is split when it grows, not later.
 """
 
 from __future__ import annotations
 
 import ast
 
+import pytest
+
 from tests.procs import ROOT
 
 LIMITS = {"module": 400, "class": 300, "function": 60}
+# Each folder walked, with how many modules the walk must at least see there.
+FOLDERS = {"bot": 30, "engine": 40, "render": 25}
+# Too long already when the limits reached render/, left for a split of their own: each may
+# only shrink (its size here is its limit), and leaves this list once it is within the limits.
+KNOWN = {
+    "module render/fonts.py": 449,
+    "module render/shapes.py": 450,
+    "module render/forbidden_city/images.py": 520,
+    "module render/forbidden_city/table.py": 510,
+    "function render/forbidden_city/header.py:draw_header": 66,
+}
 
 
-def _sizes() -> list[tuple[str, str, int]]:
+def _sizes(folder: str) -> list[tuple[str, str, int]]:
     found = []
-    for path in sorted((ROOT / "bot").rglob("*.py")):
+    for path in sorted((ROOT / folder).rglob("*.py")):
         text = path.read_text()
         name = str(path.relative_to(ROOT))
         found.append(("module", name, len(text.splitlines())))
@@ -31,13 +44,23 @@ def _sizes() -> list[tuple[str, str, int]]:
     return found
 
 
-def test_no_module_class_or_function_in_bot_is_too_long() -> None:
-    sizes = _sizes()
-    assert len([s for s in sizes if s[0] == "module"]) > 30  # the walk saw the bot
+@pytest.mark.parametrize("folder", sorted(FOLDERS))
+def test_no_module_class_or_function_is_too_long(folder: str) -> None:
+    sizes = _sizes(folder)
+    assert len([s for s in sizes if s[0] == "module"]) > FOLDERS[folder]  # the walk saw it
     too_long = [
-        f"{kind} {name}: {lines} lines" for kind, name, lines in sizes if lines > LIMITS[kind]
+        f"{kind} {name}: {lines} lines (limit {LIMITS[kind]})"
+        for kind, name, lines in sizes
+        if lines > max(LIMITS[kind], KNOWN.get(f"{kind} {name}", 0))
     ]
-    assert too_long == []
+    assert too_long == [], "split these: " + "; ".join(too_long)
+
+
+def test_the_known_long_ones_are_still_too_long() -> None:
+    """An entry of `KNOWN` back within the limits leaves the list (it may not grow again)."""
+    sizes = {f"{kind} {name}": lines for folder in FOLDERS for kind, name, lines in _sizes(folder)}
+    healed = [k for k in KNOWN if sizes.get(k, 0) <= LIMITS[k.split()[0]]]
+    assert healed == [], "remove from KNOWN: " + ", ".join(healed)
 
 
 def test_the_service_is_a_package_whose_modules_say_what_they_own() -> None:

@@ -27,7 +27,6 @@ from .once import Claim, Held, Once
 from .outbox import Outbox
 from .ratings import Player, Ratings, Update
 from .results import Results, parse_ref
-from .scripts import ARCHIVE, CLAIM, CREATE, DONE, SAVE
 from .users import Users
 
 __all__ = [
@@ -59,11 +58,6 @@ __all__ = [
     "Update",
     "parse_ref",
 ]
-
-
-# The scripts' texts under the names they had in bot/store.py (tests tell them apart on the
-# wire by their SHA1); bot.store.scripts has them all.
-_CREATE, _SAVE, _ARCHIVE, _CLAIM, _DONE = CREATE, SAVE, ARCHIVE, CLAIM, DONE
 
 
 class Store(

@@ -8,7 +8,6 @@ in a cache keyed by the tile and a small integer that encodes what the four neig
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -171,9 +170,6 @@ class Board:
         roots = sorted({self.find(p) for p in range(len(self._parent))})
         return [self.room(r) for r in roots]
 
-    def room_of(self, cell: Cell, part: int = 0) -> int:
-        return self.find(self._cells[cell].parts[part])
-
     def adjacent_rooms(self, root: int) -> list[int]:
         root = self.find(root)
         found = {self.find(p) for p in self._arch[root]}
@@ -192,9 +188,6 @@ class Board:
     def room_stats(self, root: int) -> tuple[str, int, int, list[int]]:
         root = self.find(root)
         return self._colour[root], self._tiles[root], self._dragons[root], list(self._adv[root])
-
-    def key_at(self, cell: Cell) -> int:
-        return self._frontier.get(cell, 0)
 
     def check(self, cell: Cell, tile: Tile) -> None:
         """Raise IllegalPlacement, with the reason, unless oriented `tile` may go on `cell`."""
@@ -396,9 +389,6 @@ class Board:
                 seen |= room
                 rooms.append(frozenset(room))
         return rooms
-
-    def iter_tiles(self) -> Iterator[tuple[Cell, Placed]]:
-        return iter(self._cells.items())
 
 
 def _local(placed: Placed, side: int) -> int:

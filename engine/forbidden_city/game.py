@@ -119,9 +119,6 @@ class Game:
         index = self.seat_of(seat) if isinstance(seat, str) else seat
         return len(self.stacks[index]) - self._next[index] + 1
 
-    def stack_size(self, seat: int | str) -> int:
-        return max(0, self.tiles_left(seat) - 1)
-
     @property
     def scores(self) -> dict[str, int]:
         return dict(zip(self.players, self.coins, strict=True))

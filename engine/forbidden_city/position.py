@@ -67,14 +67,7 @@ def score(text: str) -> Scored:
         if head == "players:":
             if players is not None:
                 raise PositionError(number, "players: given twice")
-            players = words[1:]
-            if not 1 <= len(players) <= 4:
-                raise PositionError(number, "players: needs 1 to 4 seat colours")
-            for colour in players:
-                if colour not in COLOURS:
-                    raise PositionError(number, f"unknown colour {colour!r}")
-            if len(set(players)) != len(players):
-                raise PositionError(number, "a colour is listed twice")
+            players = _players(words[1:], number)
             board = Board(len(players))
             result = Scored(players, board, dict.fromkeys(players, 0))
         elif head == "start:":
@@ -90,33 +83,53 @@ def score(text: str) -> Scored:
         elif head in ("at", "play"):
             if board is None or players is None or result is None:
                 raise PositionError(number, f"{head} needs a players: line before it")
-            if len(words) != 5:
-                raise PositionError(number, f"expected: {head} X Y OWNER CODE")
-            x, y = _int(words[1], number), _int(words[2], number)
-            owner = words[3]
-            if owner not in players:
-                raise PositionError(number, f"{owner!r} is not a seat in players:")
-            try:
-                tile = Tile.parse(words[4])
-            except TileCodeError as err:
-                raise PositionError(number, str(err)) from None
-            seat = players.index(owner)
-            try:
-                if head == "at":
-                    if (x, y) in board:
-                        raise IllegalPlacement(f"cell {x},{y} is already taken")
-                    board.put((x, y), tile, seat)
-                    continue
-                board.check((x, y), tile)
-            except IllegalPlacement as err:
-                raise PositionError(number, str(err)) from None
-            for root in board.put((x, y), tile, seat):
-                event = closed_room(board, root, players, owner)
-                result.closed.append(event)
-                for colour, amount in event.paid.items():
-                    result.coins[colour] += amount
+            _play(head, words, number, board, players, result)
         else:
             raise PositionError(number, f"unknown statement {head!r}")
     if result is None:
         raise PositionError(1, "no players: line")
     return result
+
+
+def _players(players: list[str], number: int) -> list[str]:
+    """The seat colours of a `players:` line, checked."""
+    if not 1 <= len(players) <= 4:
+        raise PositionError(number, "players: needs 1 to 4 seat colours")
+    for colour in players:
+        if colour not in COLOURS:
+            raise PositionError(number, f"unknown colour {colour!r}")
+    if len(set(players)) != len(players):
+        raise PositionError(number, "a colour is listed twice")
+    return players
+
+
+def _play(
+    head: str, words: list[str], number: int, board: Board, players: list[str], result: Scored
+) -> None:
+    """An `at` line (a tile set down as it is) or a `play` line (a tile played, paying every
+    room it closes into `result`)."""
+    if len(words) != 5:
+        raise PositionError(number, f"expected: {head} X Y OWNER CODE")
+    x, y = _int(words[1], number), _int(words[2], number)
+    owner = words[3]
+    if owner not in players:
+        raise PositionError(number, f"{owner!r} is not a seat in players:")
+    try:
+        tile = Tile.parse(words[4])
+    except TileCodeError as err:
+        raise PositionError(number, str(err)) from None
+    seat = players.index(owner)
+    try:
+        if head == "at":
+            if (x, y) in board:
+                raise IllegalPlacement(f"cell {x},{y} is already taken")
+            board.put((x, y), tile, seat)
+            return
+        board.check((x, y), tile)
+    except IllegalPlacement as err:
+        raise PositionError(number, str(err)) from None
+    for root in board.put((x, y), tile, seat):
+        event = closed_room(board, root, players, owner)
+        result.closed.append(event)
+        for colour, amount in event.paid.items():
+            result.coins[colour] += amount

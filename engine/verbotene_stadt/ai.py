@@ -23,31 +23,38 @@ The search is flat (`searched`): only the seat's decision now grows a tree, ever
 played by `policy`. A tree node of another seat would learn the searching seat's bribe from the
 rewards and always catch its bluffs; and with hundreds of moves a turn, a deeper tree would hardly
 grow within the budget anyway.
+
+A seat's `Observation` is built in observation.py and weighed in evidence.py (`beliefs`,
+`truth_probability`, `habits`); this module searches with them.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass
 
 from engine.ai.protocol import Budget
 
 from .actions import BELIEVE, DOUBT, KEEP, PASS, Action, Bribe, MoveOfficial, Take
-from .board import Board, Square
+from .board import Square
 from .cards import PAVILIONS, best_points
-from .events import Answered, BluffSettled, OfficialMoved, PavilionOpened
-from .game import LAST_EXILE, Entry, Game, PendingTake
+from .evidence import PLAYOUT_DOUBT, beliefs, distance, draw, habits, truth_probability
+from .game import LAST_EXILE, Game
 from .movement import can_enter, moves
+from .observation import Observation, observe
 from .players import choose_greedy
-from .view import SeatView
 
-TOWARD, AWAY, SPURNED = 2.0, 0.6, 0.3  # evidence factors of a move, see `steer_factor`
-SURE = 0.95  # no entry is taken for certainly true or certainly a bluff
-NEAR = 3.0  # prior factor of an official that could enter the open pavilion when bribed
-PLAYOUT_DOUBT = 0.25  # how often a seat doubts an entry, before any answer is seen
-PRIOR_ANSWERS = 4  # answers that prior is worth
+__all__ = [
+    "AI",
+    "LEVELS",
+    "Observation",
+    "VerboteneStadtAI",
+    "best_take",
+    "observe",
+    "reach",
+    "take_value",
+]
+
 UNSEEN = (PLAYOUT_DOUBT, 0.5)  # doubt and bluff rates of a seat never seen (`habits`)
 PLAYOUT_PASS = 0.3  # how often a modelled mover stops after a red face
 ROOT_OWN = 6  # own official's moves searched at the root (nearest the open pavilion first)
@@ -59,234 +66,6 @@ LEVELS = {
     "normal": Budget(iterations=128, determinizations=16, slip=0.25),
     "hard": Budget(iterations=400, determinizations=32, max_seconds=1.8),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """A move made in public: by whom, which official, from where to where (None: entered),
-    while which pavilion was open and which officials could have entered it."""
-
-    index: int  # in the action log
-    seat: str
-    official: str
-    start: Square
-    end: Square | None
-    open_pavilion: int | None
-    reachers: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Bribed:
-    """Where the officials stood when a seat last bribed, and which pavilion was open."""
-
-    at: tuple[tuple[str, Square], ...]
-    open_pavilion: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """All a seat knows: its view and the public facts the view does not spell out."""
-
-    view: SeatView
-    board: Board
-    phase: str
-    deciding: tuple[tuple[int, bool], ...]  # seat index, must choose
-    entry: Entry | None
-    takes: tuple[PendingTake, ...]
-    again: bool
-    entered: str | None
-    last_bribe: tuple[int, ...]  # per seat, the log index of its last bribe (-1: none)
-    bribed: tuple[Bribed | None, ...]  # per seat, the table when it last bribed (None: unseen)
-    moves: tuple[Seen, ...]  # every other seat's move since the earliest of those bribes
-    entries: tuple[tuple[str, bool], ...]  # (mover, bluffed) for each entry put to the table
-    answers: tuple[tuple[str, bool], ...]  # (seat, believed) for each answer given
-
-
-def observe(game: Game, seat: str) -> Observation:
-    """The seat's observation of a real game, built from public facts only."""
-    names = game.players
-    last = [-1] * len(names)
-    for i, (who, text) in enumerate(game.log):
-        if text.startswith("bribe"):
-            last[names.index(who)] = i
-    others = [last[i] for i, name in enumerate(names) if name != seat]
-    since = min(others, default=len(game.log))
-    offset = len(game.log) - len(game.results)  # a copy keeps the log, not the results
-    at = dict(game.at)
-    seen: list[Seen] = []
-    entries: list[tuple[str, bool]] = []
-    answers: list[tuple[str, bool]] = []
-    bribed: list[Bribed | None] = [None] * len(names)
-    opens = _open_history(game, offset)
-    for k in range(len(game.results) - 1, -1, -1):
-        result = game.results[k]
-        index = k + offset
-        for event in reversed(result.events):
-            if isinstance(event, BluffSettled):
-                entries.append((event.mover, event.bluffed))
-            if isinstance(event, Answered):
-                answers.append((event.seat, event.believes))
-            if index <= since or not isinstance(event, OfficialMoved):
-                continue
-            at[event.official] = event.start
-            if event.seat != seat:
-                open_p = opens[k]
-                near = tuple(
-                    c for c in sorted(at) if open_p and can_enter(game.board, at, c, open_p)
-                )
-                seen.append(
-                    Seen(index, event.seat, event.official, event.start, event.end, open_p, near)
-                )
-        actor = names.index(result.seat)
-        if index >= since and index == last[actor] and result.seat != seat:
-            bribed[actor] = Bribed(tuple(sorted(at.items())), opens[k])
-    return Observation(
-        view=game.view(seat),
-        board=game.board,
-        phase=game.phase,
-        deciding=tuple(sorted(game.deciding.items())) if game.phase == "bribe" else (),
-        entry=game.entry,
-        takes=tuple(game.takes),
-        again=game.again,
-        entered=game.entered,
-        last_bribe=tuple(last),
-        bribed=tuple(bribed),
-        moves=tuple(reversed(seen)),
-        entries=tuple(reversed(entries)),
-        answers=tuple(reversed(answers)),
-    )
-
-
-def _open_history(game: Game, offset: int) -> list[int | None]:
-    """The open pavilion before each recorded action, walking the dice forward."""
-    current: int | None = None
-    if game.position is not None and offset == 0:
-        current = int(game.position["open_pavilion"])
-    if offset:
-        current = game.open  # no record of the past: the present is the best guess
-    found: list[int | None] = []
-    for result in game.results:
-        found.append(current)
-        for event in result.events:
-            if isinstance(event, PavilionOpened):
-                current = event.pavilion
-    return found
-
-
-# ------------------------------------------------------------------ the evidence
-_DISTANCES: dict[tuple[int, int], dict[Square, int]] = {}
-
-
-def distance(board: Board, pavilion: int, sq: Square) -> int:
-    """Steps (as the crow walks the grid) from `sq` to the nearest door of `pavilion`."""
-    key = (id(board), pavilion)
-    table = _DISTANCES.get(key)
-    if table is None:
-        doors = [d for d, _ in board.doors(pavilion)] or list(board.pavilions.get(pavilion, ()))
-        table = {
-            (x, y): min((abs(x - dx) + abs(y - dy) for dx, dy in doors), default=0)
-            for y in range(board.height)
-            for x in range(board.width)
-        }
-        _DISTANCES[key] = table
-    return table[sq]
-
-
-def steer_factor(board: Board, move: Seen) -> float:
-    """How much likelier the move makes it that the moved official is the mover's own."""
-    if move.open_pavilion is None or move.end is None:
-        return 1.0
-    before = distance(board, move.open_pavilion, move.start)
-    after = distance(board, move.open_pavilion, move.end)
-    if after < before:
-        return TOWARD
-    return AWAY if after > before else 1.0
-
-
-def prior(board: Board, scene: Bribed | None, on_board: list[str]) -> dict[str, float]:
-    """A seat's bribe before any move: officials that could enter more pavilions when it
-    bribed, and the open one above all, are likelier (anyone would rather bribe those)."""
-    if scene is None:
-        return dict.fromkeys(on_board, 1.0)
-    at = dict(scene.at)
-    weights = {}
-    for code in on_board:
-        if code not in at:
-            weights[code] = 1.0
-            continue
-        reach = sum(can_enter(board, at, code, p) is not None for p in PAVILIONS)
-        near = scene.open_pavilion is not None and can_enter(board, at, code, scene.open_pavilion)
-        weights[code] = (1.0 + reach) * (NEAR if near else 1.0)
-    return weights
-
-
-def beliefs(obs: Observation) -> dict[str, dict[str, float]]:
-    """For each seat whose bribe this seat cannot see, a weight per official it may have bribed."""
-    view = obs.view
-    found: dict[str, dict[str, float]] = {}
-    for index, name in enumerate(view.players):
-        if view.bribes.get(name) is not None or name == view.seat:
-            continue
-        candidates = set(view.officials)
-        if obs.entry is not None and name == view.mover:
-            candidates.add(obs.entry.official)  # gone to the terrace, its bribe not yet shown
-        weights = prior(obs.board, obs.bribed[index], sorted(candidates))
-        for move in obs.moves:
-            if move.seat != name or move.index <= obs.last_bribe[index]:
-                continue
-            if move.official in weights:
-                weights[move.official] *= steer_factor(obs.board, move)
-            for other in move.reachers:
-                if other != move.official and other in weights:
-                    weights[other] *= SPURNED
-        found[name] = weights
-    return found
-
-
-def bluff_rate(obs: Observation, mover: str) -> float:
-    """How often `mover` bluffs when it cannot enter with its own: its revealed entries, with a
-    one-and-one prior."""
-    past = [bluffed for who, bluffed in obs.entries if who == mover]
-    return (sum(past) + 1) / (len(past) + 2)
-
-
-def doubt_rate(obs: Observation, seat: str) -> float:
-    """How often `seat` doubts an entry put to it: its answers, after a prior of one in four."""
-    doubts = [not believed for who, believed in obs.answers if who == seat]
-    return (sum(doubts) + PLAYOUT_DOUBT * PRIOR_ANSWERS) / (len(doubts) + PRIOR_ANSWERS)
-
-
-def habits(obs: Observation) -> dict[str, tuple[float, float]]:
-    """Each seat's doubt and bluff rates, as its play showed them."""
-    return {seat: (doubt_rate(obs, seat), bluff_rate(obs, seat)) for seat in obs.view.players}
-
-
-def truth_probability(obs: Observation, weights: Mapping[str, float]) -> float:
-    """The chance that the entry waiting for answers brought in the mover's own official: a
-    mover that could have entered with its own would have, so a bluff means its own was among
-    the officials that could not enter, and this one was picked among those that could."""
-    assert obs.entry is not None and obs.view.mover is not None
-    mover = obs.view.mover
-    entered = obs.entry.official
-    entering = next((m for m in reversed(obs.moves) if m.seat == mover and m.end is None), None)
-    could = set(entering.reachers) if entering is not None else {entered}
-    own = weights.get(entered, 1.0)
-    unable = sum(w for o, w in weights.items() if o not in could and o != entered)
-    bluff = bluff_rate(obs, mover) / max(1, len(could)) * unable
-    return min(SURE, max(1 - SURE, own / (own + bluff))) if own + bluff > 0 else 0.5
-
-
-def _draw(weights: Mapping[str, float], rng: random.Random) -> str | None:
-    items = sorted(weights.items())
-    total = sum(w for _, w in items)
-    if not items or total <= 0:
-        return None
-    pick = rng.random() * total
-    for code, w in items:
-        pick -= w
-        if pick <= 0:
-            return code
-    return items[-1][0]
 
 
 # ------------------------------------------------------------------ the module
@@ -328,9 +107,9 @@ class VerboteneStadtAI:
                     bribes.append(obs.entry.official)
                 else:
                     rest = {o: w for o, w in weights[name].items() if o != obs.entry.official}
-                    bribes.append(_draw(rest, rng))
+                    bribes.append(draw(rest, rng))
             else:
-                bribes.append(_draw(weights[name], rng))
+                bribes.append(draw(weights[name], rng))
         held = {c for hand in view.hands.values() for c in hand}
         piles: dict[int, list[str]] = {}
         for p in PAVILIONS:

@@ -53,10 +53,6 @@ def pavilion_of(card: str) -> int:
     return int(card[0])
 
 
-def colour_of(card: str) -> str:
-    return COLOURS[int(card[0])]
-
-
 def card_order(card: str) -> tuple[int, int]:
     """Pavilion, then hat, coat, trousers."""
     return int(card[0]), PIECES.index(card[1])

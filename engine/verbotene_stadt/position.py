@@ -62,17 +62,7 @@ def parse_position(text: str) -> Position:
                 continue
             if args:
                 raise PositionError(number, "expected `board:` alone or `board: default`")
-            body: list[str] = []
-            while n < len(lines) and lines[n].strip() != "end":
-                body.append(lines[n].rstrip("\r"))
-                n += 1
-            if n == len(lines):
-                raise PositionError(number, "the board text is not closed by a line `end`")
-            n += 1
-            try:
-                board = Board.parse("\n".join(body))
-            except BoardError as err:
-                raise PositionError(number + err.line, err.reason) from None
+            board, n = _board(lines, n, number)
         elif keyword == "official":
             if len(args) != 2:
                 raise PositionError(number, "expected `official CODE X,Y`")
@@ -85,6 +75,33 @@ def parse_position(text: str) -> Position:
             raise PositionError(number, f"unknown statement {keyword!r}")
     if board is None:
         raise PositionError(max(1, len(lines)), "no `board:` line")
+    at = _placed(board, officials)
+    if len(at) + exiled > OFFICIAL_COUNT:
+        raise PositionError(
+            seen.get("exiled", board_line),
+            f"{len(at)} officials on the board and {exiled} exiled: there are only 25",
+        )
+    return Position(board, at, open_pavilion, exiled)
+
+
+def _board(lines: list[str], n: int, number: int) -> tuple[Board, int]:
+    """The board text from line index `n` to its line `end` (`board:` on line `number`), and
+    the index of the line after it."""
+    body: list[str] = []
+    while n < len(lines) and lines[n].strip() != "end":
+        body.append(lines[n].rstrip("\r"))
+        n += 1
+    if n == len(lines):
+        raise PositionError(number, "the board text is not closed by a line `end`")
+    n += 1
+    try:
+        return Board.parse("\n".join(body)), n
+    except BoardError as err:
+        raise PositionError(number + err.line, err.reason) from None
+
+
+def _placed(board: Board, officials: list[tuple[int, str, str]]) -> dict[str, Square]:
+    """The `official` lines (line number, code, square) on `board`, each checked."""
     at: dict[str, Square] = {}
     taken: dict[Square, str] = {}
     for number, code, where in officials:
@@ -107,12 +124,7 @@ def parse_position(text: str) -> Position:
             raise PositionError(number, f"{where} already holds {taken[sq]}")
         at[code] = sq
         taken[sq] = code
-    if len(at) + exiled > OFFICIAL_COUNT:
-        raise PositionError(
-            seen.get("exiled", board_line),
-            f"{len(at)} officials on the board and {exiled} exiled: there are only 25",
-        )
-    return Position(board, at, open_pavilion, exiled)
+    return at
 
 
 def _number(line: int, args: list[str], usage: str, low: int, high: int) -> int:

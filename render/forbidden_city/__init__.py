@@ -3,13 +3,19 @@
 Every image is drawn from a seat's view (`game.view(seat)`), never from the game, so a secret
 (another seat's tile, the stacks) cannot reach a picture it does not belong in:
 
-    >>> from render.forbidden_city import table_png, private_png, preview_png, hand_png, spots
+    >>> from engine.forbidden_city import Game
+    >>> from render.forbidden_city import end_png, hand_png, preview_png, private_png, table_png
+    >>> game = Game(["purple", "yellow"], seed=7)
     >>> names = {"purple": "Ann"}
-    >>> png = table_png(game.view(None), names, tr=catalogue.gettext)  # the channel's
+    >>> png = table_png(game.view(None), names)  # the channel's
+    >>> png[:4]
+    b'\x89PNG'
     >>> mine = game.view(game.current)  # the seat to play's own view
-    >>> png = private_png(mine, names, tr=catalogue.gettext)  # its tile, numbered spots
-    >>> png = preview_png(mine, "2,-1@3", names, tr=catalogue.gettext)  # nothing is played
+    >>> png = private_png(mine, names)  # its tile, numbered spots
+    >>> png = preview_png(mine, "2,-1@3", names)  # nothing is played
     >>> png = hand_png(game.view("yellow"), names)  # a seat's tile while others move
+    >>> while not game.is_over:
+    ...     result = game.play(game.legal_moves()[0])
     >>> png = end_png(game.view(None), names)  # once the game is over
 
 `spots(view)` numbers the legal cells the way `private_png` draws them; `cell_box` maps a cell

@@ -1,8 +1,12 @@
 """The board as SVG, for the web page: the same table as the Pillow images (`table`), drawn
 from a view in vector shapes, so it is crisp at any size and on any screen density.
 
+    >>> from engine.forbidden_city import Game
     >>> from render.forbidden_city.svg import board_svg
+    >>> game = Game(["purple", "yellow"], seed=7)
     >>> text = board_svg(game.view(None))  # the channel's board, as watchers see it
+    >>> text.startswith("<svg")
+    True
 
 Like the images, it is drawn from a view and never from a game, so a secret cannot reach it.
 Each cell is `CELL` units square in the drawing's own coordinates; colours are attributes,

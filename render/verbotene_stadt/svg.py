@@ -1,8 +1,12 @@
 """The board as SVG, for the web page: the same board as the Pillow table image (`table`),
 drawn from a view in vector shapes, crisp at any size.
 
+    >>> from engine.verbotene_stadt import Game
     >>> from render.verbotene_stadt.svg import board_svg
+    >>> game = Game(4, seed=7)
     >>> text = board_svg(game.view(None))  # the channel's board, as watchers see it
+    >>> text.startswith("<svg")
+    True
 
 It writes the table image's own pieces, described once (`art`), cut to the board:
 the panel of dice and cards stays in the chat's picture and the page's words. Drawn from a

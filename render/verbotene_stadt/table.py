@@ -148,26 +148,42 @@ def table_image(
     tr_ = translator(tr)
     board = board or Board.default()
     plan = panel_layout(view, height, board)
+    image = _canvas(board, plan.height, indexed)
+    _title(image, view, names, tr_)
+    _marks(image, view, board)
+    _officials(image, view)
+    _panel(image, view, names, tr_, plan)
+    return image
+
+
+def _canvas(board: Board, height: int, indexed: bool) -> Image.Image:
+    """The static board, `height` pixels tall: on the fixed palette (`indexed`) or RGB."""
     static = _static_indexed(board) if indexed else _static(board)
-    if plan.height == static.height:
-        image = static.copy()
-    elif indexed:
-        image = paint.canvas((static.width, plan.height), pal.BACKGROUND, pal.palette_image())
-        image.paste(static, (0, 0))
+    if height == static.height:
+        return static.copy()
+    if indexed:
+        image = paint.canvas((static.width, height), pal.BACKGROUND, pal.palette_image())
     else:
-        image = Image.new("RGB", (static.width, plan.height), pal.BACKGROUND)
-        image.paste(static, (0, 0))
-    # Title and status
-    stamp(image, (MARGIN, TITLE_H // 2), tr_(t.TITLE), 24, pal.TEXT, bold=True, anchor="lm")
+        image = Image.new("RGB", (static.width, height), pal.BACKGROUND)
+    image.paste(static, (0, 0))
+    return image
+
+
+def _title(image: Image.Image, view: SeatView, names: Names, tr: Translate) -> None:
+    """The title band: the game's name, and the status on the right."""
+    stamp(image, (MARGIN, TITLE_H // 2), tr(t.TITLE), 24, pal.TEXT, bold=True, anchor="lm")
     stamp(
         image,
         (image.width - MARGIN, TITLE_H // 2),
-        _status(view, names, tr_),
+        _status(view, names, tr),
         16,
         pal.MUTED,
         anchor="rm",
     )
-    # Pavilions: number, cards left, the open one; the last move's path, under the pawns
+
+
+def _marks(image: Image.Image, view: SeatView, board: Board) -> None:
+    """Pavilions: number, cards left, the open one; the last move's path, under the pawns."""
     drawn: list[shapes.Shape] = []
     for number in board.pavilions:
         if number == view.open_pavilion:
@@ -179,14 +195,16 @@ def table_image(
         door = door_of(board, path[-1], last.entered) if last.entered is not None else None
         drawn.extend(art.path(path, door, last.official))
     shapes.draw(image, drawn, stamped=True)
+
+
+def _officials(image: Image.Image, view: SeatView) -> None:
+    """Every official on the board, the seat's bribe ringed."""
     bribe = view.bribe
     for code, sq in view.officials.items():
         middle = centre((sq[0], sq[1]))
         if code == bribe:
             shapes.draw(image, [art.bribe_ring(middle)])
         draw_pawn(image, middle, code)
-    _panel(image, view, names, tr_, plan)
-    return image
 
 
 def _status(view: SeatView, names: Names, tr: Translate) -> str:
@@ -213,7 +231,20 @@ def _panel(
     draw = paint.Draw(image)
     draw.rounded_rectangle(plan.box, 10, fill=pal.PANEL)
     x, y = plan.inner[:2]
-    # Dice
+    y = _dice(image, view, tr, (x, y))
+    _exile(image, view, tr, (x, y))
+    _players(image, view, names, tr, plan)
+    if view.teams:
+        _team_totals(image, view, names, tr, (x, plan.totals))
+    _legend(image, tr, plan.legend[:2])
+    if view.bribe is not None:
+        stamp(image, (x, image.height - MARGIN - 44), tr(t.YOUR_BRIBE), 14, pal.BRIBE, bold=True)
+        draw_pawn(image, (x + 150, image.height - MARGIN - 36), view.bribe)
+
+
+def _dice(image: Image.Image, view: SeatView, tr: Translate, at: tuple[int, int]) -> int:
+    """The dice: the open pavilion's, then those just rolled; the y below them."""
+    x, y = at
     stamp(image, (x, y), tr(t.DICE), 14, pal.MUTED, bold=True)
     y += 22
     dx = x
@@ -227,8 +258,12 @@ def _panel(
         _die(image, (dx, y), face)
         stamp(image, (dx + DIE / 2, y + DIE + 8), tr(t.DIE_NAME[die]), 10, pal.MUTED, anchor="mm")
         dx += DIE + 8
-    y += DIE + 22
-    # Exile terrace: 15 places
+    return y + DIE + 22
+
+
+def _exile(image: Image.Image, view: SeatView, tr: Translate, at: tuple[int, int]) -> None:
+    """The exile terrace: 15 places, the exiled officials in order."""
+    x, y = at
     stamp(image, (x, y), tr(t.EXILE).format(n=len(view.exiled)), 14, pal.MUTED, bold=True)
     y += 20
     for k in range(15):
@@ -240,13 +275,6 @@ def _panel(
             paint.Draw(image).ellipse(
                 (cx - 11, cy - 9, cx + 11, cy + 13), outline=pal.MUTED, width=1
             )
-    _players(image, view, names, tr, plan)
-    if view.teams:
-        _team_totals(image, view, names, tr, (x, plan.totals))
-    _legend(image, tr, plan.legend[:2])
-    if view.bribe is not None:
-        stamp(image, (x, image.height - MARGIN - 44), tr(t.YOUR_BRIBE), 14, pal.BRIBE, bold=True)
-        draw_pawn(image, (x + 150, image.height - MARGIN - 36), view.bribe)
 
 
 def _team_of(view: SeatView, seat: str) -> int:
