@@ -26,8 +26,8 @@ async def touch(page: Page, selector: str) -> float:
     place = page.locator(selector).first
     for _ in range(40):
         await place.wait_for(timeout=10000)
-        # None if the page laid its places anew meanwhile (each answer and each change of
-        # the table replaces them, the same ones): measured again then.
+        # None if the page laid its places anew meanwhile (a new decision replaces them):
+        # measured again then.
         box = await place.bounding_box()
         if box is not None:
             break

@@ -27,6 +27,7 @@ export class Board {
     this.places = []; // [{box, label, data}]
     this.press = null;
     this.shown = null;
+    this.laid = ""; // the box and places the buttons were laid for
   }
 
   // The table as everyone sees it, from its address; drawn unless the seat shows its own.
@@ -79,8 +80,15 @@ export class Board {
 
   // A button over each place, in percent of the drawing's box, so it stays on its cell at
   // any size; then the board zoomed so that the smallest is large enough to touch.
+  // Laid anew only when the places or the drawing's box change (a new decision): the board
+  // is drawn again on every answer and every change of the table, mostly with the same
+  // places, and a button replaced under a finger loses its touch, as centring the board
+  // again undoes the player's own panning. A kept button presses `this.press` of the moment.
   lay() {
     const box = this.shown && this.shown.viewBox ? this.shown.viewBox.baseVal : null;
+    const laid = JSON.stringify([box && [box.x, box.y, box.width, box.height], this.places]);
+    if (laid === this.laid) return;
+    this.laid = laid;
     const buttons = [];
     if (box && box.width) {
       this.stage.style.setProperty("--aspect", String(box.width / box.height));
