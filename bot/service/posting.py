@@ -19,10 +19,21 @@ from ..replies import Button, Direct, Message, Reply, Target
 from ..store import Channel
 from .context import Context
 
+# What only a web page shows (its board, tray, drawn buttons and spots): a stored reply is
+# for the chats, which show none of it, so it is not kept (a Die Verbotene Stadt menu's
+# drawings would be most of its bytes).
+PAGE_ONLY = ("board", "tray")
+
 
 def _message_data(message: Message) -> dict[str, Any]:
     data = asdict(message)
     data["image"] = None if message.image is None else base64.b64encode(message.image).decode()
+    for name in PAGE_ONLY:
+        del data[name]
+    for button in [*(b for row in data["buttons"] for b in row), *data["choices"]]:
+        del button["drawing"]
+    for target in data["targets"]:
+        del target["spot"]
     return data
 
 
