@@ -24,8 +24,7 @@ from typing import Final
 from PIL import Image, ImageDraw, ImageFont
 
 from .memo import ImageCache, image_bytes
-from .paint import blended as paint_blended
-from .paint import entry_colour, indexed, on_ground, palette_bytes, put
+from .palette_text import stamp_on_palette
 
 Font = ImageFont.FreeTypeFont
 
@@ -59,7 +58,6 @@ PLACEHOLDER: Final = "\ufffd"  # for a character no font has: visibly "something
 # A table needs ~100 KB of text, and captions change every move: with 4 MB, 200 tables
 # missed 2.5 texts a move (0.65 ms), with 12 MB 1.3.
 TEXT_CACHE_BYTES = 12 << 20
-GROUND_CACHE_BYTES = 4 << 20  # the same texts on their grounds: 200 tables filled 1.5 MB
 _PROBE_SIZE = 24
 _NOT_A_CHARACTER = "\U0010fffd"  # mapped by no font: draws the .notdef glyph
 _FLAGS = {0x1F1E6 + i: chr(ord("A") + i) for i in range(26)}  # regional indicators → A-Z
@@ -267,12 +265,6 @@ def _mask_bytes(mask: Mask) -> int:
 
 
 _masks: ImageCache[Mask] = ImageCache(TEXT_CACHE_BYTES, _mask_bytes, "text")
-# Texts drawn on a flat ground and mapped to a palette, with where their ink is, or None for a
-# text with emoji, put back whole (`stamp` on a palette canvas): a palette byte and a mask
-# byte a pixel.
-_on_ground: ImageCache[tuple[Image.Image, Image.Image | None]] = ImageCache(
-    GROUND_CACHE_BYTES, lambda pair: 2 * pair[0].width * pair[0].height, "text on a ground"
-)
 
 
 def _single_mask(text: str, f: Font, anchor: str) -> Mask:
@@ -383,67 +375,8 @@ def stamp(
     mask, colour, left, top = _mask(text, size, bold, anchor, seal)
     where = (round(xy[0]) + left, round(xy[1]) + top)
     if image.mode == "P":
-        _stamp_indexed(image, where, (key, fill), mask, colour)
+        stamp_on_palette(image, where, (key, fill), mask, colour)
         return
     image.paste(fill, where, mask)
     if colour is not None:
         image.paste(colour, where, colour)
-
-
-_INKED = [0] + [255] * 255  # a mask's pixels with any ink
-
-
-@lru_cache(maxsize=512)
-def _blend_entries(
-    colours: bytes, ground: tuple[int, int, int], fill: tuple[int, ...]
-) -> list[int]:
-    """The palette entry that mapping gives `fill` laid over `ground` at each coverage, 0 to
-    255. A text of one colour on a flat ground takes every pixel from these 256, so its mask
-    maps through them (`Image.point`, a few µs) where mapping its RGB patch cost 50 µs or
-    more, Pillow's set-up of each mapping: the header's new texts, captions and counts, came
-    to a fifth of a millisecond a picture."""
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(colours)
-    steps = Image.new("RGB", (256, 1), ground)
-    steps.paste(fill, (0, 0), Image.frombytes("L", (256, 1), bytes(range(256))))
-    return list(indexed(steps, palette).tobytes())
-
-
-def _stamp_indexed(
-    image: Image.Image,
-    where: tuple[int, int],
-    key: tuple[object, ...],
-    mask: Image.Image,
-    colour: Image.Image | None,
-) -> None:
-    """`stamp` on a palette canvas. On a flat ground (most text: labels, numbers, names on a
-    band), the text drawn on that ground and mapped to the palette is cached, and pasted where
-    its mask has ink; a text with emoji, whole, as blending it would put it back. Elsewhere
-    the pixels under it are blended in RGB and mapped back."""
-    fill = key[-1]
-    assert isinstance(fill, tuple)
-    box = (where[0], where[1], where[0] + mask.width, where[1] + mask.height)
-    # The lowest and highest entry under the text, read on Pillow's core picture: a 1 µs
-    # check, where `Image.crop` copies the palette too (5 µs, a hundred times a picture).
-    low, high = image.im.crop(box).getextrema()
-
-    def paint(region: Image.Image) -> None:
-        region.paste(fill, (0, 0), mask)
-        if colour is not None:
-            region.paste(colour, (0, 0), colour)
-
-    if low != high:
-        paint_blended(image, box, paint)
-        return
-    colours = palette_bytes(image)
-    ground = entry_colour(colours, int(low))
-
-    def make() -> tuple[Image.Image, Image.Image | None]:
-        if colour is not None:  # put back whole, as `paint_blended` does
-            return on_ground(image, mask.size, int(low), paint), None
-        ink = mask.point(_blend_entries(colours, ground, fill))
-        ink.putpalette(colours)  # the entries, read as a palette picture's
-        return ink, mask.point(_INKED, "1")
-
-    ink, where_ink = _on_ground.get((key, ground, colours), make)
-    put(image, ink, where, where_ink)

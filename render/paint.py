@@ -17,6 +17,7 @@ the entry's colour, a few levels off.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -32,9 +33,15 @@ _NEAREST: dict[tuple[bytes, RGB], int] = {}  # (palette, colour) -> its entry, a
 def nearest(palette: Image.Image, colour: RGB) -> int:
     """The entry of `palette` (a P image) that mapping a picture gives `colour`: Pillow's own
     mapping, so a shape drawn on a palette canvas gets the colour it got before."""
-    colours = palette_bytes(palette)
+    return nearest_entry(palette_bytes(palette), colour)
+
+
+def nearest_entry(colours: bytes, colour: RGB) -> int:
+    """`nearest`, for a palette given by its colours (`palette_bytes`)."""
     found = _NEAREST.get((colours, colour))
     if found is None:
+        palette = Image.new("P", (1, 1))
+        palette.putpalette(colours)
         dot = Image.new("RGB", (1, 1), colour).quantize(palette=palette, dither=Image.Dither.NONE)
         found = _NEAREST[(colours, colour)] = int(dot.getpixel((0, 0)))  # type: ignore[arg-type]
     return found
@@ -43,8 +50,7 @@ def nearest(palette: Image.Image, colour: RGB) -> int:
 def palette_bytes(palette: Image.Image) -> bytes:
     """The colours of a P image, as bytes: hashable, a cache key for what is drawn on it."""
     assert palette.palette is not None
-    colours = palette.palette.palette
-    return colours if isinstance(colours, bytes) else bytes(colours)
+    return palette.palette.tobytes()
 
 
 def canvas(size: tuple[int, int], colour: RGB, palette: Image.Image) -> Image.Image:
@@ -54,35 +60,62 @@ def canvas(size: tuple[int, int], colour: RGB, palette: Image.Image) -> Image.Im
     return image
 
 
-_INKS: dict[tuple[bytes, object, object], tuple[int | None, int | None]] = {}
-
-
 class Draw(ImageDraw.ImageDraw):
     """`ImageDraw.Draw` for RGB and palette canvases alike: on a palette canvas an RGB colour
     is drawn as the entry `nearest` gives it (Pillow's own would add it to the palette, or
-    fail once the palette is full)."""
+    fail once the palette is full). Each shape the pictures use takes its colours through
+    `drawn`, then is drawn by Pillow."""
 
-    def _getink(self, ink: Ink | None, fill: Ink | None = None) -> tuple[int | None, int | None]:
-        if self.palette is None:
-            return super()._getink(ink, fill)
-        # Remembered by palette and colours: a picture asks for inks about 70 times, and
-        # working one out (`nearest`, then Pillow's own checks) took 3.7 µs.
-        key = (palette_bytes(self._image), ink, fill)
-        found = _INKS.get(key)
-        if found is None:
-            if isinstance(ink, tuple):
-                ink = nearest(self._image, (ink[0], ink[1], ink[2]))
-            if isinstance(fill, tuple):
-                fill = nearest(self._image, (fill[0], fill[1], fill[2]))
-            found = super()._getink(ink, fill)
-            # A colour by name may join the picture's palette: not remembered.
-            if len(_INKS) < 4096 and not isinstance(key[1], str) and not isinstance(key[2], str):
-                _INKS[key] = found
-        return found
+    def __init__(self, image: Image.Image) -> None:
+        super().__init__(image)
+        self.canvas = image
+        self.colours = palette_bytes(image) if image.mode == "P" else None
+
+    def drawn(self, colour: Ink | None) -> Ink | None:
+        """`colour` as this canvas draws it: on a palette canvas, an RGB colour's entry."""
+        if self.colours is None or not isinstance(colour, tuple):
+            return colour
+        return nearest_entry(self.colours, (colour[0], colour[1], colour[2]))
+
+    def rectangle(
+        self, xy: Any, fill: Ink | None = None, outline: Ink | None = None, width: int = 1
+    ) -> None:
+        super().rectangle(xy, self.drawn(fill), self.drawn(outline), width)
+
+    def ellipse(
+        self, xy: Any, fill: Ink | None = None, outline: Ink | None = None, width: int = 1
+    ) -> None:
+        super().ellipse(xy, self.drawn(fill), self.drawn(outline), width)
+
+    def polygon(
+        self, xy: Any, fill: Ink | None = None, outline: Ink | None = None, width: int = 1
+    ) -> None:
+        super().polygon(xy, self.drawn(fill), self.drawn(outline), width)
+
+    def line(
+        self, xy: Any, fill: Ink | None = None, width: int = 1, joint: str | None = None
+    ) -> None:
+        super().line(xy, self.drawn(fill), width, joint)
+
+    def chord(
+        self,
+        xy: Any,
+        start: float,
+        end: float,
+        fill: Ink | None = None,
+        outline: Ink | None = None,
+        width: int = 1,
+    ) -> None:
+        super().chord(xy, start, end, self.drawn(fill), self.drawn(outline), width)
+
+    def text(self, xy: Any, text: Any, fill: Ink | None = None, *args: Any, **kwargs: Any) -> None:
+        if "stroke_fill" in kwargs:
+            kwargs["stroke_fill"] = self.drawn(kwargs["stroke_fill"])
+        super().text(xy, text, self.drawn(fill), *args, **kwargs)
 
     def rounded_rectangle(
         self,
-        xy: object,
+        xy: Any,
         radius: float = 0,
         fill: Ink | None = None,
         outline: Ink | None = None,
@@ -92,29 +125,31 @@ class Draw(ImageDraw.ImageDraw):
     ) -> None:
         """`ImageDraw.rounded_rectangle`; a small one on a palette canvas, at whole pixels, is
         drawn once by Pillow and cached as masks (`_rounded`), and its colours pasted through
-        them: 14-16 µs of pie slices a card or a die became 4, a dozen times a picture. Past
-        `ROUNDED_MASKED` pixels, pasting through a mask costs more than drawing."""
+        them: 14-16 µs of pie slices a card or a die became a few, a dozen times a picture.
+        Past `ROUNDED_MASKED` pixels, pasting through a mask costs more than drawing."""
+        fill, outline = self.drawn(fill), self.drawn(outline)
         box = _whole_box(xy)
         if (
-            self.palette is None
+            self.colours is None
             or box is None
             or (box[2] - box[0] + 1) * (box[3] - box[1] + 1) > ROUNDED_MASKED
             or corners is not None
             or not isinstance(radius, int)
             or (fill is None and outline is None)
+            or not isinstance(fill, int | None)
+            or not isinstance(outline, int | None)
         ):
-            super().rounded_rectangle(xy, radius, fill, outline, width, corners=corners)  # type: ignore[arg-type]
+            super().rounded_rectangle(xy, radius, fill, outline, width, corners=corners)
             return
-        ink, fill_ink = self._getink(outline, fill)
-        outlined = ink is not None and ink != fill_ink and width != 0  # else Pillow skips it
         x0, y0, x1, y1 = box
-        key = ((x1 - x0 + 1, y1 - y0 + 1), radius, width, fill_ink is not None, outlined)
+        outlined = outline is not None and outline != fill and width != 0  # else Pillow skips it
+        key = ((x1 - x0 + 1, y1 - y0 + 1), radius, width, fill is not None, outlined)
         inside, edge = _rounded.get(key, lambda: _rounded_masks(*key))
         where = (x0, y0, x1 + 1, y1 + 1)
-        if fill_ink is not None:
-            self._image.im.paste(fill_ink, where, inside.im)
-        if outlined:
-            self._image.im.paste(ink, where, edge.im)
+        if fill is not None:
+            self.canvas.paste(fill, where, inside)
+        if outline is not None and outlined:
+            self.canvas.paste(outline, where, edge)
 
 
 def _whole_box(xy: object) -> tuple[int, int, int, int] | None:
@@ -178,9 +213,8 @@ def sprite(image: Image.Image, art: Image.Image, xy: tuple[int, int]) -> None:
         return
     left, top = xy
     box = (left, top, left + art.width, top + art.height)
-    low, high = image.im.crop(box).getextrema()  # past an edge, as `blended` reads it
-    if low == high:
-        ground = int(low)
+    ground = flat_entry(image, box)
+    if ground is not None:
         key = (palette_bytes(image), ground, art.size, art.tobytes())
         patch = _on_ground.get(
             key, lambda: on_ground(image, art.size, ground, lambda r: r.paste(art, (0, 0), art))
@@ -188,6 +222,13 @@ def sprite(image: Image.Image, art: Image.Image, xy: tuple[int, int]) -> None:
         put(image, patch, xy)
         return
     blended(image, box, lambda region: region.paste(art, (0, 0), art))
+
+
+def flat_entry(image: Image.Image, box: tuple[int, int, int, int]) -> int | None:
+    """The one entry of the palette canvas `image` under `box` (past an edge, 0: as `blended`
+    reads it), or None where there are several."""
+    low, high = image.crop(box).getextrema()
+    return low if isinstance(low, int) and low == high else None
 
 
 def entry_colour(colours: bytes, entry: int) -> RGB:
@@ -216,14 +257,8 @@ def put(
     image: Image.Image, art: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None
 ) -> None:
     """`image.paste(art, xy, mask)` for a sprite of the canvas's own mode (where `mask`, of
-    the sprite's size, is not 0), on Pillow's core pictures: Pillow's `paste` spends 7 µs
-    checking its arguments, a cell's or a text's paste itself 1 µs, and a picture pastes a
-    hundred of them."""
+    the sprite's size, is not 0): a sprite of another mode would be converted, on a palette
+    canvas to Pillow's own palette, so it is refused."""
     if art.mode != image.mode:
         raise ValueError(f"a {art.mode} sprite on a {image.mode} canvas")
-    left, top = xy
-    box = (left, top, left + art.width, top + art.height)
-    if mask is None:
-        image.im.paste(art.im, box)
-    else:
-        image.im.paste(art.im, box, mask.im)
+    image.paste(art, xy, mask)

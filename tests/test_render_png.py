@@ -12,6 +12,8 @@ import pytest
 from PIL import Image
 
 from render import png
+from render.__main__ import late_game
+from render.forbidden_city import table_image
 
 # 256 colours on a grid 32 apart: a pixel a few steps off one of them is nearest to it alone.
 GRID = [((i % 8) * 32 + 16, (i // 8 % 8) * 32 + 16, (i // 64) * 64 + 32) for i in range(256)]
@@ -79,8 +81,8 @@ def test_the_file_is_a_well_formed_palette_png_that_zlib_inflates() -> None:
 
 
 def test_a_picture_pillow_keeps_in_several_blocks_is_encoded_all_the_same() -> None:
-    """Over Pillow's 16 MB block, a picture's rows are not one buffer: they are copied instead
-    of read in place, and the file is the same picture."""
+    """Over Pillow's 16 MB block, a picture's rows are not one buffer: the file is the same
+    picture all the same."""
     palette = Image.new("P", (1, 1))
     palette.putpalette([c for colour in GRID for c in colour])
     drawn = Image.new("P", (4500, 4000), 3)
@@ -92,3 +94,15 @@ def test_a_picture_pillow_keeps_in_several_blocks_is_encoded_all_the_same() -> N
     assert back.getpixel((4499, 3999)) == 200 and back.getpixel((4489, 3999)) == 3
     assert back.getpixel((0, 0)) == 17 and back.getpixel((3, 0)) == 3
     assert back.getpixel((0, 2)) == 3
+
+
+def test_a_table_shows_the_same_picture_as_pillows_own_png_of_it() -> None:
+    """The hand encoder is kept for its speed alone (docs/operations.md, "The PNG encoder"):
+    a drawn table, decoded, has the indices and the palette Pillow's own PNG of it has."""
+    drawn = table_image(late_game().view(None), indexed=True)
+    ours = Image.open(io.BytesIO(png.indexed_png(drawn)))
+    theirs_file = io.BytesIO()
+    drawn.save(theirs_file, format="PNG", compress_level=1)
+    theirs = Image.open(theirs_file)
+    assert ours.tobytes() == theirs.tobytes() == drawn.tobytes()
+    assert ours.getpalette() == theirs.getpalette() == drawn.getpalette()

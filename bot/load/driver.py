@@ -20,6 +20,7 @@ from typing import Any
 
 import aiohttp
 
+from ..heap import TUNABLES
 from ..redis_server import free_port, temporary_redis_server
 from ..store import CLAIM_LEASE, Channel, Store
 from .moves import PLATFORM
@@ -60,6 +61,7 @@ async def start_worker(redis_url: str, computers: int = 0, level: str = "normal"
         "--level",
         level,
         stdout=asyncio.subprocess.PIPE,
+        env={"GLIBC_TUNABLES": TUNABLES, **os.environ},  # as the units run the bot
     )
     assert process.stdout is not None
     line = await asyncio.wait_for(process.stdout.readline(), 60)

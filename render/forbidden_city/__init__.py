@@ -27,9 +27,6 @@ board in one place). `tr` translates every text drawn (None: English); the messa
 
 from .header import closed_texts
 from .images import (
-    Box,
-    cell_box,
-    cell_boxes,
     end_image,
     end_png,
     hand_image,
@@ -43,6 +40,7 @@ from .images import (
     table_png,
 )
 from .palette import SEAT, SHAPE
+from .plan import Box, cell_box, cell_boxes
 from .replay import replay_drawer
 from .spots import Spot, spots
 from .texts import MESSAGES, Translate

@@ -118,6 +118,25 @@ def draw_header(
     width = image.width
     draw = paint.Draw(image)
     draw.rectangle((0, 0, width - 1, header_height(view, width, caption) - 1), fill=pal.HEADER)
+    _title_band(image, draw, status, tr)
+    n = len(view.players)
+    columns = max(1, min(n, (width - PAD) // ENTRY_MIN_W))
+    entry_w = (width - PAD * 2) // columns
+    for seat, colour in enumerate(view.players):
+        row, col = divmod(seat, columns)
+        left = PAD + col * entry_w
+        top = TITLE_H + PAD // 2 + row * ENTRY_H
+        _seat_entry(image, draw, view, names, tr, colour, (left, top, entry_w))
+    rows = -(-n // columns)
+    y = TITLE_H + PAD // 2 + rows * ENTRY_H + PAD // 2
+    for line in caption:
+        stamp(image, (PAD, y + CAPTION_LINE / 2), line, CAPTION_SIZE, pal.TEXT, anchor="lm")
+        y += CAPTION_LINE
+
+
+def _title_band(image: Image.Image, draw: paint.Draw, status: str, tr: Translate) -> None:
+    """The seal, the game's name, and the status on the right."""
+    width = image.width
     draw.rectangle((0, 0, width, TITLE_H - 1), fill=pal.TITLE_BAND)
     seal = TITLE_H - 12
     draw.rounded_rectangle((PAD, 6, PAD + seal, 6 + seal), radius=5, fill=pal.GOLD)
@@ -136,38 +155,39 @@ def draw_header(
     status = fit(status, 17, width - PAD - title_end - 8, bold=True)
     stamp(image, (width - PAD, TITLE_H / 2), status, 17, pal.TEXT, bold=True, anchor="rm")
 
-    n = len(view.players)
-    columns = max(1, min(n, (width - PAD) // ENTRY_MIN_W))
-    entry_w = (width - PAD * 2) // columns
-    for seat, colour in enumerate(view.players):
-        row, col = divmod(seat, columns)
-        left = PAD + col * entry_w
-        top = TITLE_H + PAD // 2 + row * ENTRY_H
-        to_play = not view.over and view.to_play == colour
-        winner = view.over and colour in view.winners
-        if to_play or winner:
-            draw.rounded_rectangle(
-                (left, top + 3, left + entry_w - 8, top + ENTRY_H - 3), radius=8, fill=pal.ROW_TURN
-            )
-            draw.rectangle(
-                (left, top + 8, left + 4, top + ENTRY_H - 8), fill=pal.LAST if to_play else pal.GOLD
-            )
-        paint.sprite(image, marker_icon(colour, 30), (left + 12, top + (ENTRY_H - 30) // 2))
-        text_left = left + 52
-        tag = tr(t.TO_PLAY) if to_play else (tr(t.WINNER) if winner else "")
-        tag_w = text_width(tag, 16) + 10 if tag else 0
-        name = fit(name_of(names, colour, tr), 20, entry_w - 60 - tag_w, bold=True)
-        stamp(image, (text_left, top + 19), name, 20, pal.TEXT, bold=True, anchor="lm")
-        if tag:
-            tag_colour = pal.LAST if to_play else pal.GOLD
-            stamp(image, (left + entry_w - 16, top + 19), tag, 16, tag_colour, anchor="rm")
-        info = t.count(view.coins[colour], t.ONE_COIN, t.COINS, tr)
-        if not view.over:
-            info += " · " + t.count(view.tiles_left[colour], t.ONE_TILE_LEFT, t.TILES_LEFT, tr)
-        info = fit(info, 16, entry_w - 60)  # translations run longer
-        stamp(image, (text_left, top + 41), info, 16, pal.MUTED, anchor="lm")
-    rows = -(-n // columns)
-    y = TITLE_H + PAD // 2 + rows * ENTRY_H + PAD // 2
-    for line in caption:
-        stamp(image, (PAD, y + CAPTION_LINE / 2), line, CAPTION_SIZE, pal.TEXT, anchor="lm")
-        y += CAPTION_LINE
+
+def _seat_entry(
+    image: Image.Image,
+    draw: paint.Draw,
+    view: SeatView,
+    names: Mapping[str, str] | None,
+    tr: Translate,
+    colour: str,
+    where: tuple[int, int, int],
+) -> None:
+    """One seat's entry at (left, top), `entry_w` wide: its marker and name, lit while it is
+    to play or once it has won, its coins and tiles left."""
+    left, top, entry_w = where
+    to_play = not view.over and view.to_play == colour
+    winner = view.over and colour in view.winners
+    if to_play or winner:
+        draw.rounded_rectangle(
+            (left, top + 3, left + entry_w - 8, top + ENTRY_H - 3), radius=8, fill=pal.ROW_TURN
+        )
+        draw.rectangle(
+            (left, top + 8, left + 4, top + ENTRY_H - 8), fill=pal.LAST if to_play else pal.GOLD
+        )
+    paint.sprite(image, marker_icon(colour, 30), (left + 12, top + (ENTRY_H - 30) // 2))
+    text_left = left + 52
+    tag = tr(t.TO_PLAY) if to_play else (tr(t.WINNER) if winner else "")
+    tag_w = text_width(tag, 16) + 10 if tag else 0
+    name = fit(name_of(names, colour, tr), 20, entry_w - 60 - tag_w, bold=True)
+    stamp(image, (text_left, top + 19), name, 20, pal.TEXT, bold=True, anchor="lm")
+    if tag:
+        tag_colour = pal.LAST if to_play else pal.GOLD
+        stamp(image, (left + entry_w - 16, top + 19), tag, 16, tag_colour, anchor="rm")
+    info = t.count(view.coins[colour], t.ONE_COIN, t.COINS, tr)
+    if not view.over:
+        info += " · " + t.count(view.tiles_left[colour], t.ONE_TILE_LEFT, t.TILES_LEFT, tr)
+    info = fit(info, 16, entry_w - 60)  # translations run longer
+    stamp(image, (text_left, top + 41), info, 16, pal.MUTED, anchor="lm")

@@ -17,8 +17,9 @@ from PIL import Image
 
 from engine.forbidden_city.view import SeatView
 
-from .images import Names, plan, table_image
-from .table import Bounds, bounds, union
+from .images import table_image
+from .layout import Bounds, bounds, union
+from .plan import Names, plan
 from .texts import Translate
 
 

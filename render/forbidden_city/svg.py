@@ -21,10 +21,11 @@ from html import escape
 
 from engine.forbidden_city.view import SeatView, TableCell
 
-from .. import shapes
+from .. import shapes_svg
 from . import art
 from . import palette as pal
-from .table import Bounds, bounds, last_closed, last_placed, room_parts
+from .layout import Bounds, bounds
+from .table import last_closed, last_placed, room_parts
 from .tiles import SUPERSAMPLE
 
 CELL = 100
@@ -44,16 +45,16 @@ def _patterns() -> str:
     """Stripes over room parts (`art.hatches`): amber for rooms the last move closed, thin
     stripes of the floor's seam colour for rooms closed before; the cell, which clips what
     is drawn in it as the PNGs' cell art is clipped; and the dragons' seal."""
-    out = [shapes.stripes(hatch, PIXEL) for hatch in art.hatches(CELL)]
+    out = [shapes_svg.stripes(hatch, PIXEL) for hatch in art.hatches(CELL)]
     out.append(f'<clipPath id="cell"><rect width="{CELL}" height="{CELL}"/></clipPath>')
-    out.append(shapes.glyphs())
+    out.append(shapes_svg.glyphs())
     return "<defs>" + "".join(out) + "</defs>"
 
 
 def marker(seat: str, cx: float, cy: float, r: float) -> str:
     """A seat's marker: its colour in its own shape (circle, square, triangle, diamond)."""
     drawn = art.marker(seat, cx, cy, r, r * 0.24)
-    return shapes.shifted(PIXEL) + shapes.svg(drawn, PIXEL) + "</g>"
+    return shapes_svg.shifted(PIXEL) + shapes_svg.svg(drawn, PIXEL) + "</g>"
 
 
 def _cell(cell: TableCell, lit: set[int], done: set[int]) -> Iterator[str]:
@@ -67,7 +68,8 @@ def _cell_svg(
 ) -> str:
     """Written once per cell as it stands, like the PNGs' cell art: a board repeats them."""
     drawn = art.cell(kind, code, owner, lit, done, CELL, WALL, SEAM)
-    return f'<g clip-path="url(#cell)">{shapes.shifted(PIXEL)}{shapes.svg(drawn, PIXEL)}</g></g>'
+    shown = shapes_svg.shifted(PIXEL) + shapes_svg.svg(drawn, PIXEL)
+    return f'<g clip-path="url(#cell)">{shown}</g></g>'
 
 
 def _labels(b: Bounds) -> Iterator[str]:

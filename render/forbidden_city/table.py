@@ -1,16 +1,15 @@
 """The table: tiles pasted on a grid with coordinate labels, the last move marked, legal spots.
 
-Layout is computed apart from drawing so that tests (and anyone placing overlays) can map a
-cell to its pixel box without rendering.
+Layout is computed apart from drawing (`layout`) so that tests (and anyone placing overlays)
+can map a cell to its pixel box without rendering.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import lru_cache
-from itertools import product
 
 from PIL import Image, ImageDraw
 
@@ -18,121 +17,20 @@ from engine.forbidden_city import Place, Tile, parse_move
 from engine.forbidden_city.view import ClosedRoom, SeatView, TableCell
 
 from .. import paint
-from ..fonts import stamp, stamp_box, text_width
+from ..fonts import stamp, stamp_box
 from ..memo import ImageCache, image_bytes
 from . import palette as pal
 from . import texts as t
+from .badges import draw_badge as _badge  # looked up here: a test draws the board without it
+from .layout import MIN_SPOT_TEXT as MIN_SPOT_TEXT  # importable from here, as before
+from .layout import TURNS_CELL, Box, Layout
+from .layout import Bounds as Bounds  # importable from here, as before
+from .layout import band_for as band_for  # importable from here, as before
+from .layout import bounds as bounds  # importable from here, as before
+from .layout import cell_size as cell_size  # importable from here, as before
+from .layout import spot_text_size as spot_text_size  # importable from here, as before
 from .spots import Spot
-from .tiles import cell_art, marker_icon
-
-Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom exclusive)
-
-# Cell sizes tried from the largest down; few sizes keep the tile-art cache small.
-CELL_SIZES = (96, 80, 64, 48, 40, 32, 24, 16)
-BOARD_MAX_W = 1280  # the board's own width budget: about what a phone shows at full width
-BOARD_MAX_H = 1440
-MIN_SPOT_TEXT = 14  # px: the smallest spot number a phone shows legibly
-TURNS_CELL = 48  # the smallest cell whose spot shows the turns that fit (`@0,2`)
-
-
-@dataclass(frozen=True, slots=True)
-class Bounds:
-    """Cells shown: the tiles in play plus a one-cell margin."""
-
-    x0: int
-    y0: int
-    cols: int
-    rows: int
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """Where the board sits in an image: cell size and the pixel corner of cell (x0, y0)."""
-
-    bounds: Bounds
-    cell: int
-    band: int  # width of the coordinate label bands around the grid
-    left: int
-    top: int
-
-    def cell_box(self, x: int, y: int) -> Box:
-        """Pixel box of cell (x, y), which need not be inside the bounds."""
-        left = self.left + (x - self.bounds.x0) * self.cell
-        top = self.top + (y - self.bounds.y0) * self.cell
-        return (left, top, left + self.cell, top + self.cell)
-
-    @property
-    def width(self) -> int:
-        """Board width including label bands."""
-        return self.bounds.cols * self.cell + 2 * self.band
-
-    @property
-    def height(self) -> int:
-        return self.bounds.rows * self.cell + 2 * self.band
-
-
-def bounds(view: SeatView) -> Bounds:
-    if not view.table:
-        return Bounds(-1, -1, 3, 3)
-    xs = [cell.x for cell in view.table]
-    ys = [cell.y for cell in view.table]
-    x0, y0 = min(xs) - 1, min(ys) - 1
-    return Bounds(x0, y0, max(xs) + 2 - x0, max(ys) + 2 - y0)
-
-
-def cell_size(b: Bounds) -> int:
-    for size in CELL_SIZES:
-        if b.cols * size <= BOARD_MAX_W and b.rows * size <= BOARD_MAX_H:
-            return size
-    return CELL_SIZES[-1]
-
-
-def band_for(cell: int) -> int:
-    return max(14, round(cell * 0.34))
-
-
-def union(many: Iterable[Bounds]) -> Bounds:
-    """The smallest bounds holding all of `many` (a replay's board: every cell any move shows)."""
-    every = list(many)
-    x0, y0 = min(b.x0 for b in every), min(b.y0 for b in every)
-    x1, y1 = max(b.x0 + b.cols for b in every), max(b.y0 + b.rows for b in every)
-    return Bounds(x0, y0, x1 - x0, y1 - y0)
-
-
-def spot_text_size(cell: int, number: int) -> int:
-    """The size of a spot's number in a cell of `cell` pixels (three digits drawn smaller, to
-    stay inside the disc)."""
-    return round(cell * 0.3 * (1.15 if number < 100 else 0.9))
-
-
-def readable_cell(last: int) -> int:
-    """The smallest cell size at which spot numbers up to `last` are legible and the turns
-    that fit are drawn: a private picture never shows its spots smaller."""
-    for size in reversed(CELL_SIZES):
-        if size >= TURNS_CELL and spot_text_size(size, last) >= MIN_SPOT_TEXT:
-            return size
-    return CELL_SIZES[0]
-
-
-def around(b: Bounds, cells: Iterable[tuple[int, int]]) -> Bounds:
-    """The part of `b` holding `cells` and a one-cell margin round them: where a private
-    picture's spots are, with the tiles they touch."""
-    xs, ys = zip(*cells, strict=True)
-    x0, y0 = max(b.x0, min(xs) - 1), max(b.y0, min(ys) - 1)
-    x1, y1 = min(b.x0 + b.cols, max(xs) + 2), min(b.y0 + b.rows, max(ys) + 2)
-    return Bounds(x0, y0, x1 - x0, y1 - y0)
-
-
-def board_layout(
-    view: SeatView, left: int, top: int, shown: Bounds | None = None, cell: int | None = None
-) -> Layout:
-    """Layout of the board whose label band's top-left corner is at (left, top): the cells
-    `shown` (by default the view's tiles and a one-cell margin), `cell` pixels each (by
-    default the largest size the board's budget takes)."""
-    b = shown or bounds(view)
-    cell = cell or cell_size(b)
-    band = band_for(cell)
-    return Layout(b, cell, band, left + band, top + band)
+from .tiles import cell_art
 
 
 @lru_cache(maxsize=1024)
@@ -341,97 +239,6 @@ def _strip(
     return _strips.get(key, make)
 
 
-def _overlap(a: Box, b: Box) -> int:
-    return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
-
-
-def _room_anchor(
-    layout: Layout,
-    cells: Iterable[tuple[int, int, int]],
-    size: tuple[int, int],
-    others: Mapping[tuple[int, int], str],
-) -> tuple[int, int]:
-    """Centre of a room's badge (`size` wide and high). Tried on each room cell, nearest the
-    room's middle first: on its lower edge, on its upper edge (the cell's content stays in
-    sight), then inside it at the foot or the head, each centred on the cell or flush with one
-    of its sides; the first that covers least of the tiles outside the room wins, the temple
-    counting ten times a tile: it must never be hidden."""
-    points = [(x, y) for x, y, _ in cells]
-    mx = sum(x for x, _ in points) / len(points)
-    my = sum(y for _, y in points) / len(points)
-    points.sort(key=lambda p: ((p[0] - mx) ** 2 + (p[1] - my) ** 2, p[1], p[0]))
-    width, height = size
-    margin = max(2, layout.cell // 16)
-    best: tuple[int, tuple[int, int]] | None = None
-    for rank, (x, y), align in product(range(4), points, range(3)):
-        left, top, right, bottom = layout.cell_box(x, y)
-        cy = (bottom, top, bottom - height // 2 - margin, top + height // 2 + margin)[rank]
-        cx = ((left + right) // 2, left + margin + width // 2, right - margin - width // 2)[align]
-        box = (cx - width // 2, cy - height // 2, cx + width // 2, cy + height // 2)
-        cost = 0
-        for (ox, oy), kind in others.items():
-            cost += _overlap(box, layout.cell_box(ox, oy)) * (10 if kind == "temple" else 1)
-        if best is None or cost < best[0]:
-            best = (cost, (cx, cy))
-        if cost == 0:
-            break
-    assert best is not None
-    return best[1]
-
-
-def _badge(
-    canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    layout: Layout,
-    room: ClosedRoom,
-    table: Sequence[TableCell],
-    tr: t.Translate,
-) -> None:
-    """Value of a room just closed and what each seat was paid: `11  ●+11 ■+5`, placed clear
-    of the temple and, where it can be, of the tiles around the room."""
-    size = max(12, round(layout.cell * 0.3))
-    small_size = round(size * 0.85)
-    icon = round(size * 0.9)
-    pieces: list[tuple[str, str | None]] = [(str(room.value), None)]
-    paid = [(colour, amount) for colour, amount in room.paid.items() if amount]
-    for colour, amount in paid:
-        pieces.append((f"+{amount}", colour))
-    if not paid:
-        pieces.append((tr(t.UNPAID), None))
-    gap = round(size * 0.35)
-    widths = []
-    for index, (text, seat) in enumerate(pieces):
-        text_size = size if index == 0 else small_size
-        widths.append(round(text_width(text, text_size, bold=True)) + (icon + 2 if seat else 0))
-    width = sum(widths) + gap * (len(pieces) - 1) + size
-    height = round(size * 1.5)
-    own = {(x, y) for x, y, _ in room.cells}
-    others = {(c.x, c.y): c.kind for c in table if (c.x, c.y) not in own or c.kind == "temple"}
-    cx, cy = _room_anchor(layout, room.cells, (width, height), others)
-    left, top = cx - width // 2, cy - height // 2
-    draw.rounded_rectangle(
-        (left, top, left + width, top + height), radius=height // 3, fill=pal.BADGE,
-        outline=pal.CLOSED, width=max(2, size // 8),
-    )  # fmt: skip
-    x = left + size // 2
-    for index, ((text, seat), w) in enumerate(zip(pieces, widths, strict=True)):
-        if seat is not None:
-            marker = marker_icon(seat, icon)
-            paint.sprite(canvas, marker, (x, cy - icon // 2))
-            x += icon + 2
-        ink = pal.CLOSED if index == 0 else pal.TEXT
-        stamp(
-            canvas,
-            (x, cy),
-            text,
-            size if index == 0 else small_size,
-            ink,
-            bold=True,
-            anchor="lm",
-        )
-        x += w - (icon + 2 if seat else 0) + gap
-
-
 def _spot(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, spot: Spot) -> None:
     """A legal spot: its number in a white disc, and the turns that fit there (`@0,2`). On a
     palette canvas, a spot on a bare cell is pasted from the two drawn alone and cached: the
@@ -439,9 +246,9 @@ def _spot(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, spot: 
     left, top, right, bottom = layout.cell_box(spot.x, spot.y)
     s = layout.cell
     if canvas.mode == "P":
-        low, high = canvas.im.crop((left + 1, top + 1, right, bottom)).getextrema()
+        ground = paint.flat_entry(canvas, (left + 1, top + 1, right, bottom))
         split = _split(s, spot.rotations)
-        if low == high == paint.nearest(canvas, pal.TABLE) and split is not None:
+        if ground == paint.nearest(canvas, pal.TABLE) and split is not None:
             colours = paint.palette_bytes(canvas)
             disc = _spots.get((colours, s, spot.number), lambda: _lone(canvas, s, spot, (1, split)))
             paint.put(canvas, disc, (left + 1, top + 1))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .. import shapes
+from .. import shapes, shapes_svg
 from . import art
 from .panel import CARD_H, CARD_W
 from .svg import PIXEL, pawn
@@ -16,7 +16,7 @@ DIE = 30  # as the image's dice
 
 
 def _document(width: float, height: float, label: str, body: str, seal: bool = False) -> str:
-    defs = f"<defs>{shapes.glyphs()}</defs>" if seal else ""  # the seal needs no CJK font
+    defs = f"<defs>{shapes_svg.glyphs()}</defs>" if seal else ""  # the seal needs no CJK font
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
         f'role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>{defs}'
@@ -25,7 +25,7 @@ def _document(width: float, height: float, label: str, body: str, seal: bool = F
 
 
 def _drawn(pieces: list[shapes.Shape]) -> str:
-    return shapes.shifted(PIXEL) + shapes.svg(pieces, PIXEL) + "</g>"
+    return shapes_svg.shifted(PIXEL) + shapes_svg.svg(pieces, PIXEL) + "</g>"
 
 
 def card_svg(card: str, letter: str, label: str) -> str:

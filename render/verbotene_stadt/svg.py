@@ -23,7 +23,7 @@ from html import escape
 from engine.verbotene_stadt.board import Board, Square
 from engine.verbotene_stadt.view import SeatView
 
-from .. import shapes
+from .. import shapes, shapes_svg
 from . import art
 from . import palette as pal
 from .art import board_origin, centre, door_of
@@ -39,7 +39,7 @@ def _rgb(colour: pal.RGB) -> str:
 
 def _drawn(pieces: Iterable[shapes.Shape], attrs: str = "") -> str:
     """Pieces as the table image draws them (`art`), in a group of `attrs`."""
-    return shapes.shifted(PIXEL, attrs) + shapes.svg(pieces, PIXEL) + "</g>"
+    return shapes_svg.shifted(PIXEL, attrs) + shapes_svg.svg(pieces, PIXEL) + "</g>"
 
 
 @cache
