@@ -99,6 +99,9 @@ def test_each_seat_of_die_verbotene_stadt_shows_its_points_and_cards_and_the_tab
     ]
     [blue] = facts["Dice"].pieces  # no fate die rolled yet: the open pavilion's die alone
     assert blue.label == f"Open pavilion: pavilion 1 ({COLOURS[1]})"
+    # The picture's legend of the squares.
+    assert "Roof: no official goes here" in facts
+    assert "From these squares a slide goes one square" in facts
 
 
 async def test_the_page_shows_whose_turn_it_is_and_follows_it(

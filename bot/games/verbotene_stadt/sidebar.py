@@ -85,4 +85,6 @@ def sidebar(at: At, view: SeatView) -> Sidebar:
             points=count(view.scores.get(first, 0), t.POINT, t.POINTS, at.words),
         )
         facts.append(Fact(line))
+    # The picture's legend, in words: the page's board has the same roofs and squares.
+    facts += [Fact(at.words(t.LEGEND_ROOF)), Fact(at.words(t.LEGEND_START))]
     return Sidebar(seats=tuple(rows), facts=tuple(facts))
