@@ -27,9 +27,15 @@ than 25 subcommands, a name or description too long...). One Discord would refus
 with 400 and 50035, as Discord does (a sync so refused fails the bot's start), and recorded as
 a violation that fails the test (`tests.vendor.schemas`), even if the bot swallows the 400.
 
-A channel (or DM channel) made `busy` answers its next posts with Discord's 429, as a channel
-whose rate limit others use up does: `retry_after` in the body and the `Retry-After` header,
-through Discord's proxy (`Via`), so discord.py waits and retries as it does with Discord.
+Every request is paced as Discord paces a bot (`tests.pacing.discord_windows`): a channel's
+messages are one route bucket of 5 in 5 s whose `X-RateLimit-*` headers each answer carries (so
+discord.py waits before it is refused, as it does with Discord), 50 requests a second in all
+(interaction answers aside); past a limit the answer is Discord's 429 with `retry_after`, the
+`Retry-After` header and the limit's scope, through Discord's proxy (`Via`). An interaction not
+answered within 3 s is unknown (10062), its token refuses follow-ups after 15 minutes (50027).
+A test that needs speed raises a limit (`allow`); it never turns pacing off. A channel (or DM
+channel) made `busy` answers its next posts with the 429 too, as a channel whose limit others
+use up does.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import asyncio
 import io
 import itertools
 import json
+import math
 import re
 import secrets
 import time
@@ -52,6 +59,7 @@ from aiohttp import BodyPartReader, web
 from aiohttp.test_utils import TestServer
 from PIL import Image
 
+from tests import pacing
 from tests.vendor import schemas
 
 Json = dict[str, Any]
@@ -208,6 +216,11 @@ class FakeDiscord:
         self.posting.set()
         self.busy: dict[int, int] = {}  # channel id -> how many more posts get a 429
         self.retry_after = 0.05  # seconds a busy channel's 429 asks for
+        self.limits = pacing.discord_windows()  # what a channel and the bot may be sent
+        self.answer_within = 3.0  # seconds an interaction may wait for its first answer
+        self.followups_within = 15 * 60.0  # seconds its token takes follow-ups and edits
+        self.limited: list[tuple[str, str]] = []  # (scope, path) of every 429 answered
+        self.late: list[Interaction] = []  # answered after `answer_within`: refused
         self.sequence = itertools.count(2)
         self.base = ""
         self._old_base = discord.http.Route.BASE
@@ -236,6 +249,14 @@ class FakeDiscord:
         if self.server is not None:
             await self.server.close()
 
+    def allow(self, **limits: int) -> None:
+        """Raise limits (`channel`, `global`: requests per its period) for a test that plays
+        whole games at a machine's speed; never lowered, never off."""
+        for name, limit in limits.items():
+            window = self.limits[name]
+            assert limit >= window.limit, "a test may raise a limit, not lower it"
+            window.limit = limit
+
     def authorise(self, person: Person) -> str:
         """A one-time code, as the Embedded App SDK's authorize gives it after `person` said yes."""
         code = secrets.token_hex(15)  # 30 letters and digits, as Discord's codes are
@@ -258,6 +279,12 @@ class FakeDiscord:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         try:
+            path = request.path[len(API) :]
+            if not path.startswith("/interactions/") and path != "/oauth2/token":
+                wait = self.limits["global"].wait("bot")
+                if wait > 0:
+                    return self._rate_limited(path, "global", wait)
+                self.limits["global"].take("bot")
             return await self._route(request)
         except Exception as error:  # a bug in the fake: fail the test, don't let discord retry
             self.unexpected.append((request.method, f"{request.path}: {error!r}"))
@@ -307,11 +334,19 @@ class FakeDiscord:
             self.dm_channels[channel_id] = recipient
             return _json(self._dm_channel(channel_id, recipient))
         if method == "POST" and parts[0] == "channels" and parts[-1] == "messages":
-            if self.busy.get(int(parts[1]), 0) > 0:
-                self.busy[int(parts[1])] -= 1
-                return self._rate_limited()
+            channel = int(parts[1])
+            if self.busy.get(channel, 0) > 0:
+                self.busy[channel] -= 1
+                return self._rate_limited(path, "shared", self.retry_after)
+            bucket = self.limits["channel"]
+            wait = bucket.wait(channel)
+            if wait > 0:
+                return self._bucket_headers(self._rate_limited(path, "user", wait), channel)
             await self.posting.wait()
-            return self._channel_message(int(parts[1]), body, files)
+            answer = self._channel_message(channel, body, files)
+            if answer.status == 200:
+                bucket.take(channel)
+            return self._bucket_headers(answer, channel)
         if method == "POST" and parts[0] == "channels" and parts[-1] == "threads":
             return self._start_thread(int(parts[1]), body)
         if parts[0] == "channels" and len(parts) == 2 and int(parts[1]) in self.threads:
@@ -467,11 +502,34 @@ class FakeDiscord:
         self.unexpected.append((method, f"/channels/{thread.id}: {body}"))
         return _error(400, 0, "not done by the fake")
 
-    def _rate_limited(self) -> web.Response:
-        """Discord's 429 for a route whose limit is used up (not the global one)."""
-        body = {"message": "You are being rate limited.", "retry_after": self.retry_after}
-        response = _json({**body, "global": False, "code": 0}, status=429)
-        response.headers.update({"Retry-After": str(self.retry_after), "Via": "1.1 google"})
+    def _rate_limited(self, path: str, scope: str, wait: float) -> web.Response:
+        """Discord's 429: a route's bucket used up ("user"), a resource others share used up
+        ("shared"), or the bot's 50 requests a second ("global")."""
+        self.limited.append((scope, path))
+        wait = round(wait + 0.0005, 3)  # never a wait that ends before the window does
+        body = {"message": "You are being rate limited.", "retry_after": wait}
+        response = _json({**body, "global": scope == "global", "code": 0}, status=429)
+        response.headers.update(
+            {"Retry-After": str(max(1, math.ceil(wait))), "X-RateLimit-Scope": scope}
+        )
+        response.headers["Via"] = "1.1 google"
+        if scope == "global":
+            response.headers["X-RateLimit-Global"] = "true"
+        return response
+
+    def _bucket_headers(self, response: web.Response, channel: int) -> web.Response:
+        """A channel's messages bucket as Discord's headers tell it, on every answer."""
+        bucket = self.limits["channel"]
+        after = bucket.reset_after(channel)
+        response.headers.update(
+            {
+                "X-RateLimit-Limit": str(bucket.limit),
+                "X-RateLimit-Remaining": str(bucket.remaining(channel)),
+                "X-RateLimit-Reset": f"{time.time() + after:.3f}",
+                "X-RateLimit-Reset-After": f"{after:.3f}",
+                "X-RateLimit-Bucket": f"messages-{channel}",
+            }
+        )
         return response
 
     def _channel_message(self, channel_id: int, body: Json, files: list[Any]) -> web.Response:
@@ -491,6 +549,11 @@ class FakeDiscord:
 
     def _callback(self, interaction_id: str, body: Json, files: list[Any]) -> web.Response:
         interaction = next(i for i in self.interactions.values() if str(i.id) == interaction_id)
+        if time.monotonic() - interaction.created > self.answer_within:
+            self.late.append(interaction)
+            took = time.monotonic() - interaction.created
+            schemas.record("discord", "interaction callback", [f"answered after {took:.1f} s"])
+            return _error(404, 10062, "Unknown interaction")
         if interaction.callbacks:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         interaction.callbacks.append(body)
@@ -527,6 +590,8 @@ class FakeDiscord:
         interaction = self.interactions.get(token)
         if interaction is None:
             return _error(404, 10015, "Unknown Webhook")
+        if time.monotonic() - interaction.created > self.followups_within:
+            return _error(401, 50027, "Invalid Webhook Token")
         original = parts[3:] == ["messages", "@original"]
         if method == "DELETE" and original:
             interaction.original_deleted = True

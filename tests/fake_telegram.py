@@ -4,10 +4,12 @@ It listens on 127.0.0.1, answers the methods the adapter uses the way Telegram d
 them, and records every call (chat, text or caption, the bytes and name of a photo, an
 animation or a document, keyboard). Users listed in
 `unreachable` have never opened the bot: sending to their private chat fails with the 403
-Telegram returns for that. A chat can be `flood`ed: until the flood ends every message to it
-gets Telegram's 429 with a `retry_after`; a chat can be `pace`d instead, as Telegram paces a
-group (about 20 messages a minute): past that a message gets the 429, with the whole seconds
-until one more may go (off unless asked for); a group `migrated` to a supergroup refuses messages
+Telegram returns for that. Every message is paced as Telegram paces a bot
+(`tests.pacing.telegram_windows`: about one a second in a private chat, 20 a minute in a group, 30
+a second in all): past a limit it gets Telegram's 429 with the whole seconds until one more
+may go in its `retry_after`. A test that needs speed raises a limit (`allow`), or gives one
+chat its own pace (`pace`); it never turns pacing off. A chat can also be `flood`ed: until
+the flood ends every message to it gets the 429; a group `migrated` to a supergroup refuses messages
 with the new chat's id; a `failing` chat gets 502s for a while. A chat in `forums` is a forum
 supergroup with `topics` (`create_topic`, or the bot's `createForumTopic`): a message sent with
 a `message_thread_id` goes to that topic, one without it to General; a closed topic refuses
@@ -34,11 +36,10 @@ import contextlib
 import html
 import itertools
 import json
-import math
 import mimetypes
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,8 +52,9 @@ from telegram.ext import AIORateLimiter
 
 from bot.config import Settings
 from bot.telegram import build_application
-from bot.telegram.app import TelegramApp
+from bot.telegram.app import TelegramAdapter, TelegramApp
 from bot.telegram.contract import GameServiceApi
+from tests import pacing
 from tests.vendor import limits, schemas
 
 BOT_ID = 999_000
@@ -163,6 +165,11 @@ class Call:
     def delivered(self) -> bool:
         return self.failed is None
 
+    @property
+    def paced(self) -> bool:
+        """Refused for a limit (a 429), to be tried again."""
+        return (self.failed or "").startswith("Too Many Requests")
+
 
 @dataclass(frozen=True)
 class TgUser:
@@ -211,7 +218,8 @@ class FakeBotApi:
         self.unreachable: set[int] = set()  # users who never opened the private chat
         self.admins: set[tuple[int, int]] = set()  # (chat id, user id)
         self.floods: dict[int, tuple[float, float]] = {}  # chat id -> (end, retry_after)
-        self.paces: dict[int, tuple[int, float]] = {}  # chat id -> (messages, per minute of s)
+        self.limits = pacing.telegram_windows()  # what every chat and the bot may send
+        self.paces: dict[int, tuple[pacing.Window, float]] = {}  # chat -> own window, its second
         self.migrated: dict[int, int] = {}  # group id -> the supergroup it became
         self.failing: dict[int, int] = {}  # chat id -> how many more calls fail with 502
         self.forums: set[int] = set()  # forum supergroups
@@ -323,31 +331,29 @@ class FakeBotApi:
         if time.monotonic() < end:
             description = f"Too Many Requests: retry after {retry_after}"
             return 429, description, {"retry_after": retry_after}
-        if chat_id in self.paces:
-            return self._paced(call, chat_id, *self.paces[chat_id])
-        return None
+        return self._paced(chat_id)
 
-    def _paced(
-        self, call: Call, chat_id: int, messages: int, minute: float
-    ) -> tuple[int, str, dict[str, Any]] | None:
-        """The 429 for one message too many in a minute, if it is: its `retry_after` is the
-        whole seconds (of this minute) until the oldest of that minute's messages is older."""
+    def _paced(self, chat_id: int) -> tuple[int, str, dict[str, Any]] | None:
+        """The 429 for one message too many for its chat, its group or the bot, if it is, with
+        the whole seconds until it may go; else the message is counted in each window."""
         now = time.monotonic()
-        recent = [
-            c.at
-            for c in self.calls
-            if c is not call
-            and c.chat_id == chat_id
-            and c.method in SENDS
-            and c.result is not None
-            and c.at > now - minute
+        windows: list[tuple[pacing.Window, Hashable, float]] = [
+            (self.limits["overall"], "bot", 1.0)
         ]
-        if len(recent) < messages:
-            return None
-        second = minute / 60
-        seconds = max(1, math.ceil((sorted(recent)[-messages] + minute - now) / second))
-        description = f"Too Many Requests: retry after {seconds}"
-        return 429, description, {"retry_after": seconds * second}
+        if chat_id in self.paces:
+            window, second = self.paces[chat_id]
+            windows.append((window, chat_id, second))
+        else:  # a group (its id negative) by the minute, a private chat by the second
+            windows.append((self.limits["group" if chat_id < 0 else "chat"], chat_id, 1.0))
+        waits = [(window.wait(key, now), second) for window, key, second in windows]
+        wait, second = max(waits)
+        if wait > 0:
+            seconds = pacing.whole_seconds(wait, second)
+            description = f"Too Many Requests: retry after {round(seconds / second)}"
+            return 429, description, {"retry_after": seconds}
+        for window, key, _ in windows:
+            window.take(key, now)
+        return None
 
     def flood(self, chat_id: int, seconds: float | None, retry_after: float) -> None:
         """Refuse messages to `chat_id` for `seconds` from now with 429 and `retry_after`
@@ -365,7 +371,15 @@ class FakeBotApi:
         20: one more gets 429 and the whole seconds to wait. `minute` is how many seconds a
         minute lasts here (a second a sixtieth of it): shorter, a test floods a chat for minutes
         of this time in a few seconds."""
-        self.paces[chat_id] = (messages, minute)
+        self.paces[chat_id] = (pacing.Window(messages, minute), minute / 60)
+
+    def allow(self, **limits: int) -> None:
+        """Raise limits (`chat`, `group`, `overall`: messages per its period) for a test that
+        plays whole games at a machine's speed; never lowered, never off."""
+        for name, limit in limits.items():
+            window = self.limits[name]
+            assert limit >= window.limit, "a test may raise a limit, not lower it"
+            window.limit = limit
 
     def refused(self, chat_id: int) -> int:
         """Messages to `chat_id` refused so far (floods, 502s, ...)."""
@@ -706,10 +720,20 @@ class Harness:
         assert harness.errors == [], harness.errors
 
     async def feed(self, update: dict[str, Any]) -> list[Call]:
-        """Dispatch one update through the application; the API calls it caused."""
+        """Dispatch one update through the application; the API calls it caused, once all
+        it sent has reached its chats (after the waits Telegram's limits asked for), without the
+        tries Telegram's limits refused (`Call.paced`): what the chats show."""
         start = len(self.api.calls)
         await self.app.process_update(Update.de_json(update, self.app.bot))
-        return self.api.calls[start:]
+        await self.delivered()
+        return [c for c in self.api.calls[start:] if not c.paced]
+
+    async def delivered(self) -> None:
+        """Wait until the bot's outbox is empty: every message sent, however paced; but for
+        the chats a test floods until it says (`flood(chat, None, ...)`)."""
+        adapter: TelegramAdapter = self.app.bot_data["adapter"]
+        flooded = {str(c) for c, (end, _) in self.api.floods.items() if end == float("inf")}
+        await adapter.delivery.outbox.drained(lambda chat: str(chat) not in flooded)
 
 
 def init_data(bot_token: str, user: TgUser, auth_date: float, **more: str) -> str:

@@ -51,6 +51,8 @@ HINT_ONCE = "I cannot write to you privately"  # the service's dm_failed text
 async def bot(api: FakeBotApi, store: Store) -> AsyncIterator[Harness]:
     config = Settings(_env_file=None)  # type: ignore[call-arg]
     service = GameService(store, config, seeds=fixed_seeds())
+    # Whole games at the machine's speed: a move a few milliseconds, not seconds.
+    api.allow(chat=500, group=2000)
     async with Harness.running(api, service) as harness:
         yield harness
 

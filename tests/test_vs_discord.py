@@ -34,6 +34,7 @@ Json = dict[str, object]
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
     async with fake_discord() as server:
+        server.allow(channel=1000)  # whole games at the machine's speed
         yield server
 
 

@@ -298,6 +298,7 @@ def build_application(
     adapter = TelegramAdapter(
         application, service, settings.default_language.value, deadline_interval
     )
+    application.bot_data["adapter"] = adapter  # its outbox, for a caller that waits on it
     application.post_init = adapter.post_init
     application.post_stop = adapter.post_stop
     only_messages = filters.UpdateType.MESSAGE  # an edited `/fc play` must not play again

@@ -118,6 +118,16 @@ class Outbox:
     def pending(self) -> int:
         return sum(len(chat.parcels()) for chat in self._chats.values())
 
+    async def drained(self, among: Callable[[ChatId], bool] = lambda _: True) -> None:
+        """Wait until every queue (of the chats `among` names) is empty: what was put so
+        far is settled, however long the chats' limits make that take."""
+        while tasks := [
+            chat.task
+            for chat_id, chat in self._chats.items()
+            if chat.task is not None and not chat.task.done() and among(chat_id)
+        ]:
+            await asyncio.wait(tasks)
+
     async def close(self, grace: float) -> None:
         """Give the queues `grace` seconds to empty, then drop what is left (the process is
         stopping: this is the one time anything is)."""
