@@ -14,7 +14,7 @@ from .connecting import Script
 from .errors import AlreadyExists, Conflict, NotFound
 from .keys import GAME_PATTERN, Channel, GameRecord, check_part, user_ids
 from .moving import Moving
-from .scripts import ARCHIVE, CREATE, SAVE
+from .scripts import ARCHIVE, CREATE, SAVE, ArchivePlan, CreatePlan, SavePlan
 from .settled import confirm_absent
 from .users import reindex
 
@@ -61,22 +61,18 @@ class Games(Moving):
         now = self._clock()
         ids = user_ids(players)
         game_id = check_part("game_id", game_id or uuid.uuid4().hex)
-        client = await self._client()
-        reply = await self._replicas.write(
-            client,
-            _CREATE,
-            [channel.game_key, channel.settings_key],
-            [
-                game_id,
-                data,
-                repr(now),
-                str(creator),
-                json.dumps(ids),
-                language,
-                uuid.uuid4().hex,
-                str(channel),
-            ],
+        plan = CreatePlan(
+            channel=str(channel),
+            game_id=game_id,
+            data=data,
+            now=repr(now),
+            creator=str(creator),
+            players=json.dumps(ids),
+            language=language,
         )
+        keys = [channel.game_key, channel.settings_key]
+        client = await self._client()
+        reply = await self._replicas.write(client, _CREATE, keys, [plan.to_json()])
         if reply[0] == "exists":
             raise AlreadyExists(f"{channel} already has a game")
         await reindex(client, channel.platform, channel.channel_id, add=ids)
@@ -120,21 +116,19 @@ class Games(Moving):
         """
         _check_size(data)
         new_players = None if players is None else user_ids(players)
-        timing: list[str] = []
-        for kind, due in (deadlines or {}).items():
-            timing += [check_part("kind", kind), "" if due is None else repr(float(due))]
+        timing = {check_part("kind", k): due for k, due in (deadlines or {}).items()}
+        plan = SavePlan(
+            channel=str(channel),
+            version=expected_version,
+            data=data,
+            now=repr(self._clock()),
+            players=None if new_players is None else json.dumps(new_players),
+            schedule={k: repr(float(due)) for k, due in timing.items() if due is not None},
+            cancel=tuple(k for k, due in timing.items() if due is None),
+        )
         client = await self._client()
-        args = [
-            expected_version,
-            data,
-            repr(self._clock()),
-            uuid.uuid4().hex,
-            "" if new_players is None else json.dumps(new_players),
-            f"{channel}:",
-            *timing,
-        ]
         keys = [channel.game_key, channel.deadlines_key]
-        reply = await self._replicas.write(client, _SAVE, keys, args)
+        reply = await self._replicas.write(client, _SAVE, keys, [plan.to_json()])
         status, value = reply[0], int(reply[1])
         if status == "missing":
             raise NotFound(f"{channel} has no game")
@@ -172,32 +166,28 @@ class Games(Moving):
             _check_size(data)
         if result is not None:
             _check_size(result)
-        kinds = [check_part("kind", kind) for kind in cancel_deadlines]
-        client = await self._client()
-        reply = await _ARCHIVE(
-            client,
-            [
-                channel.game_key,
-                channel.deadlines_key,
-                channel.last_key,
-                channel.claims_key,
-                channel.result_key(check_part("game_id", game_id)),
-                channel.results_key,
-                channel.unrated_key,
-            ],
-            [
-                "" if expected_version is None else expected_version,
-                repr(self._clock()),
-                self._archive_ttl,
-                channel.archive_key(""),
-                f"{channel}:",
-                uuid.uuid4().hex,
-                data or "",
-                result or "",
-                f"{channel}:{game_id}",
-                *kinds,
-            ],
+        plan = ArchivePlan(
+            channel=str(channel),
+            archive_prefix=channel.archive_key(""),
+            now=repr(self._clock()),
+            ttl=self._archive_ttl,
+            game_id=check_part("game_id", game_id),
+            cancel=tuple(check_part("kind", kind) for kind in cancel_deadlines),
+            version=expected_version,
+            data=data or None,  # "" saves nothing, as None
+            result=result or None,
         )
+        keys = [
+            channel.game_key,
+            channel.deadlines_key,
+            channel.last_key,
+            channel.claims_key,
+            channel.result_key(plan.game_id),
+            channel.results_key,
+            channel.unrated_key,
+        ]
+        client = await self._client()
+        reply = await _ARCHIVE(client, keys, [plan.to_json()])
         status = reply[0]
         if status == "missing":
             raise NotFound(f"{channel} has no game")

@@ -2,10 +2,19 @@
 of one slot (one channel's bucket, see `keys`), so redis-py routes it by its first key on a
 cluster as on one Redis.
 
+A script with more than a few arguments takes one, a `Plan` (JSON) with named fields, and
+names its KEYS (positional, as a cluster routes by them) at its top.
+
 Replies are {status, value...}. Redis does not roll back a script that fails halfway, so each
 decodes its inputs before its first write. Every write carries a random operation id, so a
 write that redis-py resends after a lost reply is recognised as already applied.
 """
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import asdict, dataclass, field
 
 __all__ = [
     "APPLY",
@@ -17,6 +26,10 @@ __all__ = [
     "FORGET_ARCHIVE",
     "RENEW",
     "SAVE",
+    "ArchivePlan",
+    "CreatePlan",
+    "Plan",
+    "SavePlan",
 ]
 
 # Where CREATE, SAVE and ARCHIVE say which table changed ("<platform>:<channel>"), in the same
@@ -25,89 +38,149 @@ __all__ = [
 # node of a cluster, so a listener may subscribe on any one (`changes`).
 CHANGES = "fc:changed"
 
-# KEYS: game, chat settings. ARGV: game_id, data, now, creator, players (JSON), language, op,
-# channel. The chat keeps the language of its first table (`ChatSettings.table_language`).
+# KEYS: game, chat settings. ARGV: a `CreatePlan`. The chat keeps the language of its first
+# table (`ChatSettings.table_language`).
 CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  if redis.call('HGET', KEYS[1], 'op') == ARGV[7] then return {'ok', 1} end
+local game_key, settings_key = KEYS[1], KEYS[2]
+local plan = cjson.decode(ARGV[1])
+if redis.call('EXISTS', game_key) == 1 then
+  if redis.call('HGET', game_key, 'op') == plan.op then return {'ok', 1} end
   return {'exists', 0}
 end
-redis.call('HSET', KEYS[1], 'game_id', ARGV[1], 'version', 1, 'data', ARGV[2],
-  'created', ARGV[3], 'updated', ARGV[3], 'creator', ARGV[4], 'players', ARGV[5],
-  'language', ARGV[6], 'op', ARGV[7])
-redis.call('HSETNX', KEYS[2], 'table_language', ARGV[6])
-redis.call('PUBLISH', 'fc:changed', ARGV[8])
+redis.call('HSET', game_key, 'game_id', plan.game_id, 'version', 1, 'data', plan.data,
+  'created', plan.now, 'updated', plan.now, 'creator', plan.creator, 'players', plan.players,
+  'language', plan.language, 'op', plan.op)
+redis.call('HSETNX', settings_key, 'table_language', plan.language)
+redis.call('PUBLISH', 'fc:changed', plan.channel)
 return {'ok', 1}
 """
 
-# KEYS: game, bucket deadlines. ARGV: expected version, data, now, op, players (JSON, '' to
-# keep them), deadline member prefix, then (kind, due or '' to cancel) pairs.
+# KEYS: game, bucket deadlines. ARGV: a `SavePlan`.
 # Replies {status, version, players before the save (JSON)}; a table being moved to another
 # channel takes no more writes.
 SAVE = """
-local cur = redis.call('HMGET', KEYS[1], 'version', 'op', 'players', 'moving')
+local game_key, deadlines_key = KEYS[1], KEYS[2]
+local plan = cjson.decode(ARGV[1])
+local cur = redis.call('HMGET', game_key, 'version', 'op', 'players', 'moving')
 if not cur[1] then return {'missing', 0, ''} end
 local version = tonumber(cur[1])
 if cur[4] then return {'moving', version, ''} end
-local expected = tonumber(ARGV[1])
-if version ~= expected then
-  if version == expected + 1 and cur[2] == ARGV[4] then return {'ok', version, cur[3]} end
+if version ~= plan.version then
+  if version == plan.version + 1 and cur[2] == plan.op then return {'ok', version, cur[3]} end
   return {'conflict', version, ''}
 end
-redis.call('HSET', KEYS[1], 'version', version + 1, 'data', ARGV[2], 'updated', ARGV[3],
-  'op', ARGV[4])
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'players', ARGV[5]) end
-for i = 7, #ARGV, 2 do
-  if ARGV[i + 1] == '' then
-    redis.call('ZREM', KEYS[2], ARGV[6] .. ARGV[i])
-  else
-    redis.call('ZADD', KEYS[2], ARGV[i + 1], ARGV[6] .. ARGV[i])
-  end
-end
-redis.call('PUBLISH', 'fc:changed', string.sub(ARGV[6], 1, -2))
+redis.call('HSET', game_key, 'version', version + 1, 'data', plan.data, 'updated', plan.now,
+  'op', plan.op)
+if plan.players then redis.call('HSET', game_key, 'players', plan.players) end
+local prefix = plan.channel .. ':'
+for kind, due in pairs(plan.schedule) do redis.call('ZADD', deadlines_key, due, prefix .. kind) end
+for _, kind in ipairs(plan.cancel) do redis.call('ZREM', deadlines_key, prefix .. kind) end
+redis.call('PUBLISH', 'fc:changed', plan.channel)
 return {'ok', version + 1, cur[3]}
 """
 
 # KEYS: game, bucket deadlines, last, bucket claims, result, channel's results, bucket's
-# unrated results. ARGV: expected version or '', now, ttl, archive key prefix, deadline member
-# prefix, op, final data or '', the result (JSON) or '', its unrated member, then kinds to
-# cancel. The result is kept for good (no TTL), in the same step as the archive.
-# Replies {status, archive key or version, players (JSON)}.
+# unrated results. ARGV: an `ArchivePlan`. The result is kept for good (no TTL), in the same
+# step as the archive. Replies {status, archive key or version, players (JSON)}.
 ARCHIVE = """
-local last = redis.call('GET', KEYS[3])
-if last and redis.call('HGET', ARGV[4] .. last, 'op') == ARGV[6] then
-  return {'ok', ARGV[4] .. last, redis.call('HGET', ARGV[4] .. last, 'players')}
+local game_key, deadlines_key, last_key, claims_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local result_key, results_key, unrated_key = KEYS[5], KEYS[6], KEYS[7]
+local plan = cjson.decode(ARGV[1])
+local prefix = plan.channel .. ':'
+local last = redis.call('GET', last_key)
+if last and redis.call('HGET', plan.archive_prefix .. last, 'op') == plan.op then
+  local kept = plan.archive_prefix .. last
+  return {'ok', kept, redis.call('HGET', kept, 'players')}
 end
-local cur = redis.call('HMGET', KEYS[1], 'version', 'game_id', 'players', 'moving')
+local cur = redis.call('HMGET', game_key, 'version', 'game_id', 'players', 'moving')
 if not cur[1] then return {'missing', 0, ''} end
-if cur[4] then return {'moving', tonumber(cur[1]), ''} end
-if ARGV[1] ~= '' and tonumber(cur[1]) ~= tonumber(ARGV[1]) then
-  return {'conflict', tonumber(cur[1]), ''}
+local version = tonumber(cur[1])
+if cur[4] then return {'moving', version, ''} end
+if plan.version and version ~= plan.version then return {'conflict', version, ''} end
+if plan.result and plan.game_id ~= cur[2] then return {'conflict', version, ''} end
+local dest = plan.archive_prefix .. cur[2]
+if plan.data then
+  redis.call('HSET', game_key, 'version', version + 1, 'data', plan.data, 'updated', plan.now)
 end
-if ARGV[8] ~= '' and ARGV[9] ~= ARGV[5] .. cur[2] then
-  return {'conflict', tonumber(cur[1]), ''}
+redis.call('HSET', game_key, 'archived', plan.now, 'op', plan.op)
+redis.call('RENAME', game_key, dest)
+redis.call('EXPIRE', dest, plan.ttl)
+redis.call('SET', last_key, cur[2], 'EX', plan.ttl)
+if plan.result then
+  redis.call('SET', result_key, plan.result)
+  redis.call('ZADD', results_key, plan.now, prefix .. plan.game_id)
+  redis.call('SADD', unrated_key, prefix .. plan.game_id)
 end
-local dest = ARGV[4] .. cur[2]
-if ARGV[7] ~= '' then
-  redis.call('HSET', KEYS[1], 'version', tonumber(cur[1]) + 1, 'data', ARGV[7],
-    'updated', ARGV[2])
+for _, kind in ipairs(plan.cancel) do
+  redis.call('ZREM', deadlines_key, prefix .. kind)
+  redis.call('HDEL', claims_key, prefix .. kind)
 end
-redis.call('HSET', KEYS[1], 'archived', ARGV[2], 'op', ARGV[6])
-redis.call('RENAME', KEYS[1], dest)
-redis.call('EXPIRE', dest, ARGV[3])
-redis.call('SET', KEYS[3], cur[2], 'EX', ARGV[3])
-if ARGV[8] ~= '' then
-  redis.call('SET', KEYS[5], ARGV[8])
-  redis.call('ZADD', KEYS[6], ARGV[2], ARGV[9])
-  redis.call('SADD', KEYS[7], ARGV[9])
-end
-for i = 10, #ARGV do
-  redis.call('ZREM', KEYS[2], ARGV[5] .. ARGV[i])
-  redis.call('HDEL', KEYS[4], ARGV[5] .. ARGV[i])
-end
-redis.call('PUBLISH', 'fc:changed', string.sub(ARGV[5], 1, -2))
+redis.call('PUBLISH', 'fc:changed', plan.channel)
 return {'ok', dest, cur[3]}
 """
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Plan:
+    """A script's one ARGV, its fields by name (`cjson.decode` in the Lua). Values go to Redis
+    as they are: times are already text (`repr`), so Lua never reformats a float; a None field
+    is left out (nil in the Lua)."""
+
+    def to_json(self) -> str:
+        fields = {k: v for k, v in asdict(self).items() if v is not None}
+        # Not \u-escaped: the Lua gets the very bytes redis-py would have sent.
+        return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+
+
+def _op() -> str:
+    return uuid.uuid4().hex
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreatePlan(Plan):
+    """CREATE's fields: a new table at version 1."""
+
+    channel: str  # "<platform>:<channel>", published
+    game_id: str
+    data: str
+    now: str
+    creator: str
+    players: str  # user ids (JSON), stored as they are
+    language: str
+    op: str = field(default_factory=_op)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SavePlan(Plan):
+    """SAVE's fields: the new data if the version is still `version`, and deadlines set
+    (`schedule`: kind -> due) or cancelled (`cancel`) in the same step."""
+
+    channel: str  # "<platform>:<channel>": published, and its deadlines' member prefix
+    version: int
+    data: str
+    now: str
+    players: str | None = None  # user ids (JSON); None keeps them
+    schedule: dict[str, str] = field(default_factory=dict)
+    cancel: tuple[str, ...] = ()
+    op: str = field(default_factory=_op)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArchivePlan(Plan):
+    """ARCHIVE's fields: `data` (the last version) and `result` (kept under `game_id`) are
+    written only if given; `version`, if given, must still be the live one's."""
+
+    channel: str  # "<platform>:<channel>": published, and its deadlines' member prefix
+    archive_prefix: str  # the channel's archive key without the game id
+    now: str
+    ttl: int  # seconds the archive and the last pointer are kept
+    game_id: str
+    cancel: tuple[str, ...] = ()
+    version: int | None = None
+    data: str | None = None
+    result: str | None = None
+    op: str = field(default_factory=_op)
+
 
 # An ended game's archive with a forgotten person's seat made anonymous (`forget me`), only if
 # it is still the one read: one moved to another chat meanwhile is renamed, and a write to its
