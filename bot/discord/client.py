@@ -1,6 +1,7 @@
 """The Discord client: `/fc` slash commands and persistent components, thin over the service.
 
-Every handler does the same four things: build the command text, defer (Discord allows 3 s
+Every handler does the same four things: build the command text (`commands.py`, from the
+typed options), defer (Discord allows 3 s
 before the first response), ask the service, deliver the `Reply`. The rules live in the service.
 """
 
@@ -23,6 +24,7 @@ from bot.i18n import N_
 from bot.lengths import cut
 from bot.replies import Reply
 
+from . import commands
 from .components import FcButton, FcSelect, recognised
 from .computers import computer_commands
 from .delivery import PLATFORM, Delivery, Service, failure
@@ -34,8 +36,6 @@ from .translator import FcTranslator
 __all__ = ["FcClient", "FcCommands", "actor_of"]
 
 log = logging.getLogger(__name__)
-# A comma-separated value typed with spaces (`2, -1`, `N, E`) is one argument, not several.
-COMMA = re.compile(r"\s*,\s*")
 LAUNCH = re.compile(r"fc:ac:\d{1,24}:0:open")  # *Play on the board*: launch the Activity
 
 # Computer players act a short pause after their turn comes (`BOT_PAUSE`): deadlines are looked
@@ -70,7 +70,8 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
 
 
 class FcCommands(app_commands.Group):
-    """`/fc <subcommand>`: each one only spells out the text the service understands.
+    """`/fc <subcommand>`: each one only hands its typed options to `commands.py`, which
+    spells out the text the service understands.
 
     Names and descriptions are marked `N_` for the catalogues: `FcTranslator` gives Discord
     them in French, Italian and German. Discord still sends the English names back. Discord
@@ -119,9 +120,7 @@ class FcCommands(app_commands.Group):
         spot: str,
         rotation: app_commands.Range[int, 0, 3] | None = None,
     ) -> None:
-        where = COMMA.sub(",", spot.strip())
-        text = f"play {where}" if rotation is None else f"play {where} {rotation}"
-        await self._run(interaction, text)
+        await self._run(interaction, commands.play(spot, rotation))
 
     @play.autocomplete("spot")
     async def _spot_choices(
@@ -147,7 +146,7 @@ class FcCommands(app_commands.Group):
     @app_commands.rename(renew=N_("renew"))
     @app_commands.describe(renew=N_("End your earlier links to this table (one shared by mistake)"))
     async def web(self, interaction: discord.Interaction[Any], renew: bool = False) -> None:
-        await self._run(interaction, "web new" if renew else "web")
+        await self._run(interaction, commands.web(renew))
 
     @app_commands.command(name=N_("rules"), description=N_("A summary of the rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
@@ -169,7 +168,7 @@ class FcCommands(app_commands.Group):
         ]
     )
     async def lang(self, interaction: discord.Interaction[Any], language: str) -> None:
-        await self._run(interaction, f"lang {language}")
+        await self._run(interaction, commands.lang(language))
 
     @app_commands.command(
         name=N_("notify"), description=N_("Turn notices by direct message on or off")
@@ -183,7 +182,7 @@ class FcCommands(app_commands.Group):
         ]
     )
     async def notify(self, interaction: discord.Interaction[Any], setting: str) -> None:
-        await self._run(interaction, f"notify {setting}")
+        await self._run(interaction, commands.notify(setting))
 
     @app_commands.command(name=N_("games"), description=N_("Your games"))
     async def games(self, interaction: discord.Interaction[Any]) -> None:
@@ -213,7 +212,7 @@ class FcCommands(app_commands.Group):
         ]
     )
     async def vote(self, interaction: discord.Interaction[Any], choice: str) -> None:
-        await self._run(interaction, f"vote {choice}")
+        await self._run(interaction, commands.vote(choice))
 
     @app_commands.command(
         name=N_("back"), description=N_("Play your seat again after a computer played it for you")

@@ -1,8 +1,8 @@
 """`/fc bot add` and `/fc bot remove`: computer players in the lobby, as one subcommand group.
 
 Discord allows a command 25 subcommands, and `/fc` had reached them: the two seat commands
-share one entry (a group), which leaves room for more. They spell out the text the service
-understands on every platform, `bot add <level>` and `bot remove [n]` (which Telegram and
+share one entry (a group), which leaves room for more. `commands.py` spells out the text the
+service understands on every platform, `bot add <level>` and `bot remove [n]` (which Telegram and
 the console may also type as `addbot` and `removebot`).
 """
 
@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.i18n import N_
 
+from . import commands
 from .new import LEVELS, Handles
 
 __all__ = ["computer_commands"]
@@ -32,7 +33,7 @@ def computer_commands(client: Handles) -> app_commands.Group:
     @app_commands.describe(level=N_("How well it plays"))
     @app_commands.choices(level=LEVELS)
     async def add(interaction: discord.Interaction[Any], level: str = "normal") -> None:
-        await client.handle_command(interaction, f"bot add {level}")
+        await client.handle_command(interaction, commands.bot_add(level))
 
     @group.command(name=N_("remove"), description=N_("Remove a computer player before the start"))
     @app_commands.rename(number=N_("number"))
@@ -43,8 +44,6 @@ def computer_commands(client: Handles) -> app_commands.Group:
         interaction: discord.Interaction[Any],
         number: app_commands.Range[int, 1, 9] | None = None,
     ) -> None:
-        await client.handle_command(
-            interaction, "bot remove" if number is None else f"bot remove {number}"
-        )
+        await client.handle_command(interaction, commands.bot_remove(number))
 
     return group
