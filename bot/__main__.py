@@ -15,16 +15,16 @@ from typing import Any
 
 from pydantic import SecretStr, ValidationError
 
-from . import heap
-from . import loop as event_loop
-from .compat import fix_wait_for
 from .config import Settings, refusal
-from .console_secret import console_secret
+from .links.console_secret import console_secret
 from .load.cli import add_load, add_worker, run_load, run_worker
-from .logs import install as install_logging
-from .ops import Health
-from .ops import serve as serve_ops
-from .redis_server import RedisServerError, redis_url_for
+from .local_redis.server import RedisServerError, redis_url_for
+from .runtime import heap
+from .runtime import loop as event_loop
+from .runtime.compat import fix_wait_for
+from .runtime.logs import install as install_logging
+from .runtime.ops import Health
+from .runtime.ops import serve as serve_ops
 from .service import GameService
 from .store import Store
 from .web.errors import WebPortError
@@ -174,14 +174,14 @@ def main(argv: list[str] | None = None) -> int:
     fix_wait_for()
     args = parser().parse_args(argv)
     if args.command == "bench":
-        from .bench import run as run_bench
+        from .bench.service import run as run_bench
 
         print(json.dumps(event_loop.run(run_bench(args.games, args.moves))))
         return 0
     if args.command == "load":
         return run_load(args)
     if args.command == "web-bench":
-        from .web_bench import main as run_web_bench
+        from .bench.web import main as run_web_bench
 
         run_web_bench(args.moves, args.pages, args.watchers)
         return 0

@@ -145,7 +145,7 @@ class Settings(BaseSettings):
     web_url: str | None = None
     web_port: int = Field(default=8080, ge=1, le=65535)
     web_host: str = "127.0.0.1"
-    # Signs the players' personal links (`bot/tokens.py`); changing it ends every link at once.
+    # Signs the players' personal links (`bot/links/tokens.py`): changing it ends every link.
     # Unset: no personal links (the console makes one for its run).
     web_secret: SecretStr | None = None
     web_link_ttl: Duration = Field(default=timedelta(days=1))  # how long a personal link works

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from bot import replayed
-from bot.redis_server import RedisServer, find_redis_server, free_port
+from bot.local_redis.server import RedisServer, find_redis_server, free_port
+from bot.records import replayed
 from bot.service import GameService
 from bot.store import Store
 from tests.fake_telegram import FakeBotApi
@@ -54,7 +54,7 @@ def refused_payloads() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def no_kept_games() -> Iterator[None]:
     """Each test starts as a fresh process would: no game kept from another test's records
-    (`bot.replayed`), so a test that changes how a record loads sees it replayed."""
+    (`bot.records.replayed`), so a test that changes how a record loads sees it replayed."""
     replayed.forget()
     yield
     replayed.forget()

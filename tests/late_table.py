@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import render.forbidden_city as render
+from bot.records.table import Table
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.tables import keep, load_game
 from tests.views import to_play
 

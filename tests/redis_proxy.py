@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 from pathlib import Path
 
-from bot.redis_server import free_port
+from bot.local_redis.server import free_port
 
 
 class CuttingProxy:

@@ -19,12 +19,12 @@ from playwright.async_api import expect
 from pydantic import SecretStr
 
 import render.forbidden_city as render
-from bot.actor import Actor
 from bot.config import Settings
-from bot.redis_server import RedisServer, free_port
+from bot.exchange.actor import Actor
+from bot.local_redis.server import RedisServer, free_port
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from bot.web import serve
 from tests.browser import chromium
 from tests.tables import load_game

@@ -6,9 +6,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-import bot.table
+import bot.records.table
 from bot.games import MODULES
-from bot.table import Table
+from bot.records.table import Table
 
 
 def module_of(table: Table) -> Any:
@@ -25,4 +25,4 @@ def load_game(table: Table) -> Any:
 
 def keep(table: Table, game: Any) -> None:
     """Store `game` in the table, as the service does after a move."""
-    bot.table.keep(module_of(table), table, game)
+    bot.records.table.keep(module_of(table), table, game)

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from bot import replayed
 from bot.load.moves import PLATFORM
 from bot.load.progress import live_table_bytes
 from bot.load.spread import even_shares
+from bot.records import replayed
 from bot.store import Channel, Store
 from tests.procs import bot_load, ours, run_load
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.compat import wait_for
+from bot.runtime.compat import wait_for
 
 
 async def _quick() -> str:

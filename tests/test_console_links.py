@@ -8,8 +8,8 @@ import stat
 import urllib.request
 from pathlib import Path
 
-from bot.console_secret import FILE, console_secret
-from bot.redis_server import free_port
+from bot.links.console_secret import FILE, console_secret
+from bot.local_redis.server import free_port
 from tests.test_bot_process import Bot
 
 

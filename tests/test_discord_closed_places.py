@@ -12,7 +12,7 @@ import pytest
 
 from bot.config import Settings
 from bot.discord import FcClient
-from bot.replies import Direct, Message, Reply
+from bot.exchange.replies import Direct, Message, Reply
 from bot.service import GameService
 from bot.store import Store
 from tests.conftest import fixed_seeds

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.actor import Actor
 from bot.discord import FcClient, build_client
 from bot.discord.markup import chunks
-from bot.metrics import REGISTRY
-from bot.replies import Button, Direct, Message, Reply, mention
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Button, Direct, Message, Reply, mention
+from bot.runtime.metrics import REGISTRY
 from tests.fake_discord import FakeDiscord, Person, dispatch, fake_discord, logged_in
 
 ALICE = Person(2001, "Alice", locale="fr")

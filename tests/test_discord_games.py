@@ -16,13 +16,13 @@ import pytest
 from pydantic import SecretStr
 
 import render.forbidden_city as render
-from bot.actor import Actor
 from bot.config import Settings
 from bot.discord import FcClient
-from bot.replies import Reply
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, Person, Sent, dispatch, fake_discord, logged_in
 from tests.late_table import advance

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.discord import FcClient
-from bot.i18n import normalize, tr
+from bot.text.i18n import normalize, tr
 from tests.fake_discord import FakeDiscord, dispatch, fake_discord, logged_in
 from tests.test_discord_delivery import ALICE, Scripted
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 import pytest
 from PIL import Image
 
-from bot.actor import Actor
 from bot.config import Settings
 from bot.discord import FcClient
-from bot.replies import Button, Message, Reply
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Button, Message, Reply
 from bot.service import GameService
 from bot.store import Store
 from tests.conftest import fixed_seeds

@@ -17,9 +17,9 @@ import pytest
 
 from bot.config import Settings
 from bot.discord import FcClient, build_client
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.fake_discord import FakeDiscord, Json, Person, fake_discord
 from tests.procs import ROOT, bot_environment
 from tests.tables import load_game

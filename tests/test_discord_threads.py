@@ -14,9 +14,9 @@ import pytest
 import render.forbidden_city as render
 from bot.config import Settings
 from bot.discord import FcClient
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, Person, Thread, dispatch, fake_discord, logged_in
 from tests.tables import load_game

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.durations import duration_text, turn_text
 from bot.service import GameService
 from bot.store import Store
+from bot.text.durations import duration_text, turn_text
 from tests.conftest import fixed_seeds
 from tests.test_service import Clock, current_user, seated, settings, who
 from tests.vs_driver import Chat

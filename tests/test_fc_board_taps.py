@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 from PIL import Image
 
-from bot.replies import Message, Target
+from bot.exchange.replies import Message, Target
 from bot.service import GameService
 from bot.store import Store
 from tests.conftest import fixed_seeds

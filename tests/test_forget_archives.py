@@ -10,10 +10,10 @@ from datetime import timedelta
 
 import pytest
 
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
 from bot.store.forgetting import Archived
-from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.test_results import everything_mentioning, member
 from tests.test_service import Clock, settings

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from bot.redis_server import RedisServer, find_redis_server, free_port
+from bot.local_redis.server import RedisServer, find_redis_server, free_port
 from bot.service import GameService
 from bot.store import Store
 from tests.conftest import RedisServerFactory, fixed_seeds

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from bot.redis_server import RedisServer, find_redis_server, free_port
+from bot.local_redis.server import RedisServer, find_redis_server, free_port
 from bot.store import Store
 from tests.conftest import RedisServerFactory
 from tests.redis_cluster import LocalCluster

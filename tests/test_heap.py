@@ -1,5 +1,5 @@
 """A bot process, once started, keeps its start-up objects out of the collector's walks and
-collects young objects less often, and still frees the cycles it makes (`bot.heap`); the
+collects young objects less often, and still frees the cycles it makes (`bot.runtime.heap`); the
 systemd units and the image keep freed memory in the process (`GLIBC_TUNABLES`)."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.heap import TUNABLES
+from bot.runtime.heap import TUNABLES
 
 ROOT = Path(__file__).resolve().parent.parent
 
 PROBE = """
 import gc, weakref
 import bot.service
-from bot import heap
+from bot.runtime import heap
 assert gc.get_freeze_count() == 0
 heap.settle()
 print(gc.get_freeze_count(), gc.get_threshold()[0])

@@ -10,7 +10,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from bot.i18n import LANGUAGES, normalize, tr
+from bot.text.i18n import LANGUAGES, normalize, tr
 
 ROOT = Path(__file__).parent.parent
 KEYWORDS = {"tr": (2,), "trn": (2, 3), "N_": None}

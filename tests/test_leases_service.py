@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 import bot.service.deadlines as deadlines_module
-from bot.actor import Actor
-from bot.computer import Computer
 from bot.config import Settings
+from bot.exchange.actor import Actor
+from bot.runtime.computer_pool import Computer
 from bot.service import GameService
 from bot.service.deadlines import Lease
 from bot.store import Channel, Deadline, Store

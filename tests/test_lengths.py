@@ -1,4 +1,4 @@
-"""`bot.lengths`: text cut to a limit as each platform counts, Telegram in UTF-16 units,
+"""`bot.text.lengths`: text cut to a limit as each platform counts, Telegram in UTF-16 units,
 Discord in characters, never inside what reads as one character."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.discord.markup import chunks
-from bot.lengths import cut, fitting, utf16_length
-from bot.names import clean_name
+from bot.text.lengths import cut, fitting, utf16_length
+from bot.text.names import clean_name
 
 DRAGONS = "🐉" * 100  # 100 characters, 200 UTF-16 units
 

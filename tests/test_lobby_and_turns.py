@@ -17,15 +17,15 @@ from typing import Any
 import pytest
 
 import render.forbidden_city as render
-from bot.actor import Actor
-from bot.computer import Computer, decide
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Button, Reply, mention
 from bot.games import At
 from bot.games.forbidden_city import ForbiddenCity
-from bot.metrics import REGISTRY
-from bot.replies import Button, Reply, mention
+from bot.records.table import Table
+from bot.runtime.computer_pool import Computer, decide
+from bot.runtime.metrics import REGISTRY
 from bot.service import GameService
 from bot.store import Channel, GameRecord, Store, StoreUnavailable
-from bot.table import Table
 from engine.forbidden_city import Game
 from engine.verbotene_stadt.actions import PASS
 from tests.conftest import fixed_seeds

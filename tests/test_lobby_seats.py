@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.actor import Actor
 from bot.config import Settings
-from bot.replies import Button, Reply
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Button, Reply
 from bot.service import GameService
 from bot.store import Store
 from tests.conftest import fixed_seeds

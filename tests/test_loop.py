@@ -7,7 +7,7 @@ import asyncio
 import pytest
 import uvloop
 
-from bot import loop
+from bot.runtime import loop
 
 
 async def _running_loop() -> type[asyncio.AbstractEventLoop]:

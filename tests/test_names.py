@@ -8,14 +8,14 @@ from collections.abc import AsyncIterator
 import pytest
 
 import render.forbidden_city as render
-from bot.actor import Actor
 from bot.discord.markup import _mention as discord_mention
-from bot.names import FALLBACK, MAX_NAME, clean_name
-from bot.replies import Message, Reply, mention
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Message, Reply, mention
+from bot.records.table import Seat
 from bot.service import GameService
 from bot.store import Store
-from bot.table import Seat
 from bot.telegram.markup import to_html
+from bot.text.names import FALLBACK, MAX_NAME, clean_name
 from tests.tables import load_game
 from tests.test_service import CHANNEL, Clock, current_user, is_png, settings, table_of, who
 from tests.views import to_play

@@ -7,14 +7,14 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 import render.forbidden_city as render
-from bot.actor import Actor
-from bot.computer import Computer
 from bot.config import Settings
-from bot.ops import Health, serve
-from bot.redis_server import free_port
+from bot.exchange.actor import Actor
+from bot.local_redis.server import free_port
+from bot.records.table import Table
+from bot.runtime.computer_pool import Computer
+from bot.runtime.ops import Health, serve
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.conftest import RedisServerFactory, fixed_seeds
 from tests.tables import load_game
 from tests.views import to_play

@@ -4,7 +4,7 @@ buttons and spots on its own drawing), which would make most of its bytes."""
 
 from __future__ import annotations
 
-from bot.replies import Button, Direct, Message, Reply, Target
+from bot.exchange.replies import Button, Direct, Message, Reply, Target
 from bot.service import posting
 
 DRAWING = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle r="4"/></svg>'

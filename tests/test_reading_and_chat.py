@@ -10,12 +10,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.actor import Actor
-from bot.redis_server import RedisServer
-from bot.replies import Reply, mention
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply, mention
+from bot.local_redis.server import RedisServer
+from bot.records.table import Table
 from bot.service import GameService, chat
 from bot.store import Channel, GameRecord, Store
-from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.tables import load_game
 from tests.test_service import CHANNEL, Clock, current_user, is_png, settings, table_of, who

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.results import ResultSeat
+from bot.records.finished import ResultSeat
 from bot.service import GameService
 from bot.service import results as kept
 from bot.store import Store

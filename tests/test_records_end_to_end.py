@@ -22,13 +22,13 @@ from dataclasses import dataclass
 import pytest
 from PIL import Image
 
-from bot.actor import Actor
 from bot.config import Settings
 from bot.discord import FcClient
-from bot.results import Result
+from bot.exchange.actor import Actor
+from bot.records.finished import Result
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from engine.forbidden_city import Game
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, Person, Sent, dispatch, fake_discord, logged_in

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from bot.redis_server import RedisServer, RedisServerError, bundled_redis_server, free_port
+from bot.local_redis.server import RedisServer, RedisServerError, bundled_redis_server, free_port
 from tests.conftest import RedisServerFactory
 from tests.procs import gone, servers_under
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import render.forbidden_city as render
-from bot import replayed
 from bot.games import module
 from bot.games.forbidden_city import ForbiddenCity
+from bot.records import replayed
 from bot.service import GameService
 from bot.store import Store
 from tests.conftest import fixed_seeds

@@ -18,9 +18,9 @@ import pytest
 import redis.asyncio as aioredis
 from PIL import Image
 
-from bot.actor import Actor
-from bot.replies import Reply, mention
-from bot.results import Result, ResultSeat
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply, mention
+from bot.records.finished import Result, ResultSeat
 from bot.service import GameService
 from bot.service import results as kept
 from bot.store import Channel, Conflict, Store

@@ -16,14 +16,14 @@ import pytest
 from PIL import Image
 
 from bot.games.verbotene_stadt import MODULE as VS
-from bot.results import Result, ResultSeat
+from bot.records.finished import Result, ResultSeat
+from bot.records.table import Table
 from bot.service import GameService
 from bot.service import results as kept
 from bot.service.history import LISTED
 from bot.service.standings import BOARD_ROWS, TEXT_ROWS
 from bot.store import Channel, Player, Store, StoreUnavailable, Update
 from bot.store.ratings import PREFIX
-from bot.table import Table
 from engine.ratings import Rating
 from engine.verbotene_stadt import Game as VsGame
 from engine.verbotene_stadt.players import choose_greedy

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.results import Result, ResultSeat
+from bot.records.finished import Result, ResultSeat
 from bot.service import GameService
 from bot.service import results as kept
 from bot.store import BUCKETS, Channel, Store

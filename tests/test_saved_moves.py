@@ -13,8 +13,8 @@ import pytest
 
 import render.forbidden_city as render
 from bot.console.app import Console
-from bot.redis_server import RedisServer
-from bot.replies import Reply, mention
+from bot.exchange.replies import Reply, mention
+from bot.local_redis.server import RedisServer
 from bot.service import GameService
 from bot.store import CLAIM_LEASE, Channel, Store, scripts
 from engine.forbidden_city import Game

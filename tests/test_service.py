@@ -11,13 +11,13 @@ import pytest
 from PIL import Image
 
 import render.forbidden_city as render
-from bot.actor import Actor
 from bot.config import Settings
-from bot.redis_server import RedisServer
-from bot.replies import Message, Reply, mention
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Message, Reply, mention
+from bot.local_redis.server import RedisServer
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.tables import load_game
 from tests.views import to_play
 

@@ -15,12 +15,12 @@ from typing import Any
 import redis
 
 import render.forbidden_city as render
-from bot.actor import Actor
 from bot.config import Settings
-from bot.replies import Reply
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, GameRecord, Store
-from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.procs import wait_gone
 from tests.redis_cluster import LocalCluster

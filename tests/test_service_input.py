@@ -7,8 +7,8 @@ import pytest
 
 import bot.games.forbidden_city as fc_module
 import render.forbidden_city as render
+from bot.exchange.replies import mention
 from bot.games.forbidden_city.targets import explain
-from bot.replies import mention
 from bot.service import GameService
 from bot.store import Store
 from engine.forbidden_city import DISCARD, Game, IllegalMove, Move, Place, Tile

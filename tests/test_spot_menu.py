@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import render.forbidden_city as render
-from bot.replies import Message
+from bot.exchange.replies import Message
 from bot.service import GameService
 from bot.store import Channel, Store
 from tests.conftest import fixed_seeds

@@ -9,13 +9,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.actor import Actor
-from bot.i18n import translations
-from bot.results import Result, ResultSeat
+from bot.exchange.actor import Actor
+from bot.records.finished import Result, ResultSeat
 from bot.service import GameService
 from bot.service import results as kept
 from bot.store import Player, Store, Update
 from bot.store.ratings import PREFIX
+from bot.text.i18n import translations
 from engine.ratings import Rating
 from render.leaderboard import Row, leaderboard_png
 from tests.conftest import fixed_seeds

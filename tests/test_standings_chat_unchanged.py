@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.actor import Actor
+from bot.exchange.actor import Actor
 from bot.games import module
 from bot.service import GameService, Standings
 from bot.service import standings as service_standings

@@ -25,7 +25,7 @@ from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 import tests.legacy_store as legacy
-from bot.redis_server import RedisServer
+from bot.local_redis.server import RedisServer
 from bot.store import (
     MAX_CONNECTIONS,
     MAX_DATA_BYTES,

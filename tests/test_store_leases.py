@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from bot.redis_server import RedisServer
+from bot.local_redis.server import RedisServer
 from bot.store import CLAIM_LEASE, Channel, Conflict, Deadline, Store, scripts
 from tests.redis_proxy import CuttingProxy
 

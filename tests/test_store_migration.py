@@ -13,9 +13,9 @@ import redis
 
 import tests.legacy_store as legacy
 from bot.__main__ import prepare
+from bot.records.table import Seat, Table
 from bot.service import GameService
 from bot.store import Channel, Deadline, Store
-from bot.table import Seat, Table
 from tests.test_service import settings
 
 CHAN = Channel.of("discord", 1234567890)

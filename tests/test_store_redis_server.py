@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from bot.redis_server import (
+from bot.local_redis.server import (
     RedisServer,
     RedisServerError,
     bundled_redis_server,

@@ -10,7 +10,7 @@ import time
 import pytest
 import redis
 
-from bot.redis_server import RedisServer
+from bot.local_redis.server import RedisServer
 from bot.store import Channel, Store
 from bot.store.connecting import Replicas
 from tests.conftest import Pair, RedisServerFactory

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.actor import Actor
 from bot.config import Settings
+from bot.exchange.actor import Actor
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.tables import load_game, module_of
 
 STORED = Path(__file__).parent / "stored"

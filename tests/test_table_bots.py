@@ -15,14 +15,14 @@ import pytest
 from PIL import Image
 
 import render.forbidden_city as render
-from bot.actor import Actor
-from bot.computer import Computer, decide, greedy
 from bot.config import Settings
-from bot.metrics import REGISTRY
-from bot.replies import Reply, mention
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply, mention
+from bot.records.table import Table
+from bot.runtime.computer_pool import Computer, decide, greedy
+from bot.runtime.metrics import REGISTRY
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from engine.forbidden_city import Game, Place
 from engine.forbidden_city.view import SeatView
 from tests.conftest import fixed_seeds

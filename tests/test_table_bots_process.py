@@ -14,7 +14,7 @@ from tests.procs import ROOT, wait_gone
 
 THINKER = """
 import asyncio
-from bot.computer import Computer
+from bot.runtime.computer_pool import Computer
 from engine.forbidden_city import Game
 
 async def main():

@@ -13,11 +13,11 @@ from telegram import Update
 from telegram.ext import AIORateLimiter
 
 import render.forbidden_city as render
-from bot.computer import Computer
 from bot.config import Settings
+from bot.records.table import Table
+from bot.runtime.computer_pool import Computer
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from bot.telegram import build_application
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import Call, FakeBotApi, TgUser, settings_for

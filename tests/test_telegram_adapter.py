@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import pytest
 from PIL import Image
 
-from bot.actor import Actor
-from bot.replies import Button, Direct, Message, Reply, mention
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Button, Direct, Message, Reply, mention
 from bot.store import Claim, Held
 from bot.telegram import build_application, run
 from bot.telegram.app import command_text, file_url

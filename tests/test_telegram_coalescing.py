@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 from telegram import Bot
 
-from bot.replies import Button, Message, mention
+from bot.exchange.replies import Button, Message, mention
 from bot.telegram.delivery import plan, undeliverable
 from bot.telegram.outbox import Outbox
 from bot.telegram.parcels import TEXT_LIMIT, Parcel, coalesce

@@ -22,11 +22,11 @@ from PIL import Image
 from telegram import Update
 from telegram.ext import AIORateLimiter
 
-from bot.actor import Actor
-from bot.metrics import REGISTRY
-from bot.replies import Button, Message, Reply, mention
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Button, Message, Reply, mention
+from bot.records.table import Table
+from bot.runtime.metrics import REGISTRY
 from bot.store import Store
-from bot.table import Table
 from bot.telegram.markup import plain_text
 from tests.fake_telegram import TOKEN, Call, FakeBotApi, Harness
 from tests.tables import load_game

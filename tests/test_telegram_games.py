@@ -22,9 +22,9 @@ from telegram import Update
 
 import render.forbidden_city as render
 from bot.config import Settings
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from bot.telegram import build_application
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import BOT_USERNAME, Call, FakeBotApi, Harness, TgUser, settings_for

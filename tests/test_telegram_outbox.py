@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot
 
-from bot.metrics import REGISTRY
-from bot.replies import Message
+from bot.exchange.replies import Message
+from bot.runtime.metrics import REGISTRY
 from bot.telegram.delivery import plan, undeliverable
 from bot.telegram.outbox import CROWDED, Outbox
 from bot.telegram.parcels import Parcel

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
-from bot.replies import Button, Message, Reply
+from bot.exchange.replies import Button, Message, Reply
 from bot.service import GameService
 from bot.store import Store
 from bot.telegram.delivery import file_kind

@@ -17,7 +17,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.config import Settings
-from bot.redis_server import free_port
+from bot.local_redis.server import free_port
 from bot.service import GameService
 from bot.store import Channel, Deadline, Store
 from bot.telegram import run

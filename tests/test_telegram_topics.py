@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from bot.telegram import build_application
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import Call, FakeBotApi, Harness, TgUser, Topic, settings_for

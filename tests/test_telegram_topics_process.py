@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.records.table import Table
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.fake_telegram import FakeBotApi, TgUser, Topic
 from tests.tables import load_game
 from tests.test_telegram_takeover import Bots, until

@@ -15,9 +15,9 @@ import pytest
 
 import render.forbidden_city as render
 from bot.config import Settings
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import BOT_USERNAME, Call, FakeBotApi, Harness, TgUser
 from tests.tables import load_game

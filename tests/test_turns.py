@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import render.forbidden_city as render
-from bot.actor import Actor
-from bot.replies import Reply, mention
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply, mention
 from bot.service import GameService
 from bot.store import Channel, Deadline, GameRecord, Store
 from engine.forbidden_city import DISCARD, Game

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
-from bot.replies import Button, Reply
+from bot.exchange.replies import Button, Reply
 from bot.service import GameService
 from bot.store import Channel, Store
 from tests.conftest import Site

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 import render.forbidden_city as render
-from bot.actor import Actor
-from bot.computer import Computer, greedy
-from bot.metrics import REGISTRY
-from bot.replies import Message, Reply, mention
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Message, Reply, mention
+from bot.runtime.computer_pool import Computer, greedy
+from bot.runtime.metrics import REGISTRY
 from bot.service import GameService
 from bot.store import Channel, Deadline, Store, StoreUnavailable
 from tests.conftest import fixed_seeds

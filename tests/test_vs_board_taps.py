@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 from PIL import Image
 
-from bot.actor import Actor
-from bot.replies import Message, Target
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Message, Target
 from bot.service import GameService
 from bot.store import Store
 from tests.test_web_seats import settings

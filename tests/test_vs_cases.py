@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.replies import Message, mention
+from bot.exchange.replies import Message, mention
 from bot.service import GameService
 from bot.store import Channel, Store
 from tests.conftest import fixed_seeds

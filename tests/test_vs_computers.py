@@ -11,13 +11,13 @@ from collections.abc import Iterator
 import pytest
 from PIL import Image
 
-from bot.actor import Actor
-from bot.computer import Computer, decide
 from bot.config import Settings
-from bot.replies import Reply, mention
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply, mention
+from bot.records.table import Table
+from bot.runtime.computer_pool import Computer, decide
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from engine.ai import game_ai
 from engine.verbotene_stadt import Game
 from engine.verbotene_stadt.actions import Bribe

@@ -17,9 +17,9 @@ import pytest
 from bot.config import Settings
 from bot.discord import FcClient
 from bot.games.verbotene_stadt.paths import pack
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Store
-from bot.table import Table
 from engine.verbotene_stadt import Game as Stadt
 from tests.conftest import fixed_seeds
 from tests.fake_discord import FakeDiscord, Person, Sent, dispatch, fake_discord, logged_in

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
-from bot.replies import Message
+from bot.exchange.replies import Message
 from bot.service import GameService
 from bot.store import Channel, Store
 from engine.verbotene_stadt import Game, MoveOfficial

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.exchange.replies import mention
 from bot.games.verbotene_stadt.paths import pack
-from bot.replies import mention
 from bot.service import GameService
 from bot.store import Store
 from engine.verbotene_stadt.actions import OFFICIALS

@@ -15,9 +15,9 @@ import pytest
 
 from bot.config import Settings
 from bot.games.verbotene_stadt.paths import pack
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from engine.verbotene_stadt import Game
 from tests.conftest import fixed_seeds
 from tests.fake_telegram import Call, FakeBotApi, Harness, TgUser

@@ -12,9 +12,9 @@ import pytest
 from playwright.async_api import expect
 from pydantic import SecretStr
 
-from bot.actor import Actor
 from bot.config import Settings
 from bot.discord import FcClient
+from bot.exchange.actor import Actor
 from bot.service import GameService
 from bot.store import Channel, Store
 from tests.browser import chromium

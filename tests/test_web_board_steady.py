@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 from playwright.async_api import Page, expect
 
-from bot.actor import Actor
+from bot.exchange.actor import Actor
 from bot.service import GameService
 from bot.store import Channel, Store
 from tests.browser import chromium

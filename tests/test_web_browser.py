@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 from playwright.async_api import Page, expect
 
-from bot.redis_server import free_port
+from bot.local_redis.server import free_port
 from bot.service import GameService
 from bot.store import Store
 from bot.web import serve

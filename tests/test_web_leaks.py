@@ -14,9 +14,9 @@ import pytest
 
 import render.forbidden_city as render
 from bot.games.forbidden_city import ForbiddenCity
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from engine.forbidden_city.view import SeatView
 from tests.conftest import Site, fixed_seeds
 from tests.tables import load_game

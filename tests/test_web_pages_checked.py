@@ -29,10 +29,10 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, Route, expect
 
 import render.forbidden_city as render
-from bot.actor import Actor
+from bot.exchange.actor import Actor
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.browser import chromium
 from tests.conftest import Site, fixed_seeds
 from tests.tables import load_game

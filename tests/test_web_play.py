@@ -13,11 +13,11 @@ import pytest
 from playwright.async_api import Page, expect
 
 import render.forbidden_city as render
-from bot.redis_server import free_port
-from bot.replies import Reply
+from bot.exchange.replies import Reply
+from bot.local_redis.server import free_port
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from bot.web import serve
 from tests.browser import chromium
 from tests.conftest import fixed_seeds

@@ -14,12 +14,12 @@ import pytest
 from playwright.async_api import expect
 
 import render.forbidden_city as render
-from bot.actor import Actor
+from bot.exchange.actor import Actor
 from bot.games.verbotene_stadt import MODULE
-from bot.results import Result, ResultSeat
+from bot.records.finished import Result, ResultSeat
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from engine.verbotene_stadt import Game as StadtGame
 from tests.browser import chromium
 from tests.conftest import Site, fixed_seeds

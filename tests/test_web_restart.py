@@ -14,9 +14,9 @@ import pytest
 from playwright.async_api import expect
 
 import render.forbidden_city as render
-from bot.redis_server import free_port
+from bot.local_redis.server import free_port
+from bot.records.table import Table
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.browser import chromium
 from tests.procs import wait_gone
 from tests.tables import load_game

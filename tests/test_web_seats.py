@@ -13,12 +13,12 @@ import aiohttp
 import pytest
 from pydantic import SecretStr
 
-from bot.actor import Actor
 from bot.config import Settings
-from bot.replies import Reply
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply
+from bot.links.tokens import SeatToken, sign
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.tokens import SeatToken, sign
 from tests.conftest import Site, fixed_seeds
 from tests.pixels import pictures
 

@@ -13,10 +13,10 @@ import pytest
 from playwright.async_api import expect
 
 import render.forbidden_city as fc_render
+from bot.exchange.replies import Reply
 from bot.games import At
 from bot.games.forbidden_city import MODULE as FC
 from bot.games.verbotene_stadt import MODULE as VS
-from bot.replies import Reply
 from bot.service import GameService
 from bot.store import Store
 from engine.forbidden_city import Game as FcGame

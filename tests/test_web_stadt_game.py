@@ -13,10 +13,10 @@ from collections.abc import AsyncIterator
 import pytest
 from playwright.async_api import expect
 
-from bot.actor import Actor
+from bot.exchange.actor import Actor
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.browser import chromium
 from tests.conftest import Site
 from tests.stadt_page import changed, play_turn

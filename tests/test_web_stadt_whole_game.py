@@ -16,11 +16,11 @@ from collections.abc import AsyncIterator
 import pytest
 from playwright.async_api import expect
 
-from bot.actor import Actor
-from bot.computer import Computer
+from bot.exchange.actor import Actor
+from bot.records.table import Table
+from bot.runtime.computer_pool import Computer
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.browser import chromium
 from tests.conftest import Site
 from tests.stadt_page import SMALLEST, changed, play_turn

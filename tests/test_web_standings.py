@@ -11,7 +11,7 @@ from html import unescape
 import aiohttp
 import pytest
 
-from bot.actor import Actor
+from bot.exchange.actor import Actor
 from bot.service import GameService
 from bot.service import results as kept
 from bot.store import Store

@@ -17,12 +17,12 @@ import aiohttp
 import pytest
 
 import render.forbidden_city as render
-from bot.actor import Actor
 from bot.config import Settings
-from bot.replies import Reply
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from bot.web import serve
 from tests.conftest import Site, fixed_seeds
 from tests.pixels import picture

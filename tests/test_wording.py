@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.i18n import LANGUAGES, tr
-from bot.replies import mention
+from bot.exchange.replies import mention
 from bot.service import GameService
 from bot.store import Store
+from bot.text.i18n import LANGUAGES, tr
 from tests.conftest import fixed_seeds
 from tests.test_service import current_user, seated, settings, who
 

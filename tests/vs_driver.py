@@ -7,8 +7,8 @@ import random
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from bot.exchange.replies import Button, Message, Reply
 from bot.games.verbotene_stadt.paths import pack
-from bot.replies import Button, Message, Reply
 from bot.service import GameService
 from bot.store import Store
 from engine.verbotene_stadt import Game, MoveOfficial, Take

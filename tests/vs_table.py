@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.replies import Reply
+from bot.exchange.replies import Reply
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from engine.verbotene_stadt import Game
 from engine.verbotene_stadt.board import Square
 from engine.verbotene_stadt.game import RULES

@@ -23,8 +23,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from ..actor import Actor
-from ..replies import Message, Reply
+from ..exchange.actor import Actor
+from ..exchange.replies import Message, Reply
 from ..service import GameService
 from .mentions import name_of, unknown_answer, user_of, users_in, with_mentions
 from .stdin import StdinLines

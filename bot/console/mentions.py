@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from ..i18n import tr
-from ..names import without_controls
-from ..replies import MENTION, Reply
+from ..exchange.replies import MENTION, Reply
+from ..text.i18n import tr
+from ..text.names import without_controls
 
 __all__ = ["name_of", "unknown_answer", "user_of", "users_in", "with_mentions"]
 

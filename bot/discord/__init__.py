@@ -7,7 +7,7 @@ import logging
 import discord
 
 from bot.config import Settings
-from bot.ops import Health
+from bot.runtime.ops import Health
 
 from .client import FcClient, FcCommands, actor_of
 from .components import FcButton, FcSelect

@@ -18,11 +18,11 @@ from discord import app_commands
 from discord.ext import tasks
 from discord.gateway import DiscordWebSocket
 
-from bot.actor import Actor
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply
 from bot.games import GameInfo
-from bot.i18n import N_
-from bot.lengths import cut
-from bot.replies import Reply
+from bot.text.i18n import N_
+from bot.text.lengths import cut
 
 from . import commands
 from .components import FcButton, FcSelect, recognised

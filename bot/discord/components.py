@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.lengths import cut
+from bot.text.lengths import cut
 
 __all__ = [
     "BUTTON_TEMPLATE",
@@ -28,7 +28,7 @@ __all__ = [
 # The service's button data starts with "fc:"; anything printable after that is its business.
 BUTTON_TEMPLATE = re.compile(r"(?P<data>fc:[\x21-\x7e]{1,97})")
 MENU_ID = "fcmenu"  # the one spot menu a message may carry; its options carry the data
-LABEL_LIMIT = 80  # a button's label, in characters (`bot.lengths`: Discord counts them)
+LABEL_LIMIT = 80  # a button's label, in characters (`bot.text.lengths`: Discord counts them)
 
 
 def recognised(interaction: discord.Interaction[Any]) -> bool:

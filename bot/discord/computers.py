@@ -13,7 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import N_
+from bot.text.i18n import N_
 
 from . import commands
 from .new import LEVELS, Handles

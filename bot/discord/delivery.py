@@ -19,10 +19,10 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.actor import Actor
-from bot.i18n import normalize, tr
-from bot.metrics import watch_queue
-from bot.replies import Direct, Message, Reply
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Direct, Message, Reply
+from bot.runtime.metrics import watch_queue
+from bot.text.i18n import normalize, tr
 
 from .components import MENU_ID
 from .markup import MAX_CONTENT, channel_mention, chunks, pieces, render_view

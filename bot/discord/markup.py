@@ -12,12 +12,12 @@ from typing import Any
 
 import discord
 
-from bot.lengths import cut, fitting
-from bot.replies import MENTION, Button, Message
+from bot.exchange.replies import MENTION, Button, Message
+from bot.text.lengths import cut, fitting
 
 from .components import LABEL_LIMIT, FcButton, FcSelect
 
-# Discord's limits, in characters (code points, `bot.lengths`): a message's content, a menu's
+# Discord's limits, in characters (code points, `bot.text.lengths`): a message's content, a menu's
 # placeholder, one of its options' labels.
 MAX_CONTENT = 2000
 PLACEHOLDER_LIMIT = 150
@@ -85,7 +85,7 @@ def _mention(user_id: str, _name: str) -> str:
 # Mention syntax in the text around the service's mentions (a display name "<@123>",
 # "@everyone", "<@&role>", "<#channel>"): a backslash before it shows it as typed. The
 # adapter's own link to a channel is framed by control characters, as the service's
-# mentions are (`bot.replies`), which no name keeps: `channel_mention`.
+# mentions are (`bot.exchange.replies`), which no name keeps: `channel_mention`.
 _MENTION_SYNTAX = re.compile(r"<[@#]|@(?:everyone|here)")
 _CHANNEL = re.compile("\x02c:(\\d{1,24})\x03")
 

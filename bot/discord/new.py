@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.games import DEFAULT, MODULES, GameInfo, NewOption, by_word, module
-from bot.i18n import N_
+from bot.text.i18n import N_
 
 __all__ = ["LEVELS", "Handles", "game_choices", "new_command"]
 

@@ -16,13 +16,13 @@ from typing import Any, Final, Protocol
 
 import discord
 
-from bot.actor import Actor
+from bot.exchange.actor import Actor
+from bot.exchange.refused import Refused
+from bot.exchange.replies import Message, Reply, mention
 from bot.games import DEFAULT, MODULES, GameInfo, module
-from bot.i18n import normalize, tr
-from bot.names import clean_name
-from bot.refused import Refused
-from bot.replies import Message, Reply, mention
 from bot.service.lobby import opening
+from bot.text.i18n import normalize, tr
+from bot.text.names import clean_name
 
 from .delivery import Delivery, Service, channel_mention, failure
 

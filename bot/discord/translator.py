@@ -14,8 +14,8 @@ import unicodedata
 import discord
 from discord import app_commands
 
-from bot.i18n import LANGUAGES, normalize, tr
-from bot.lengths import cut
+from bot.text.i18n import LANGUAGES, normalize, tr
+from bot.text.lengths import cut
 
 __all__ = ["FcTranslator"]
 

@@ -41,7 +41,7 @@ from typing import Literal, ParamSpec, Protocol, Self, TypeVar
 from engine.core.errors import IllegalMove
 from engine.core.shape import ToAct
 
-from ..replies import Message, Reply, mention
+from ..exchange.replies import Message, Reply, mention
 from .sidebar import Sidebar
 
 # Modules by key (stored with each table); the first is the default of `/fc new`.
@@ -72,7 +72,7 @@ class Playing(Protocol):
     def is_over(self) -> bool: ...
 
     def copy(self) -> Self:
-        """An independent game in the same state, without replaying (`bot.replayed`)."""
+        """An independent game in the same state, without replaying (`bot.records.replayed`)."""
         ...
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.ai import LEVELS
 
-from .. import loop
+from ..runtime import loop
 
 
 def add_load(sub: Any) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 import redis
 from redis.crc import key_slot
 
-from ..redis_server import RedisServer, RedisServerError, find_redis_cli, find_redis_server
+from ..local_redis.server import RedisServer, RedisServerError, find_redis_cli, find_redis_server
 
 __all__ = ["LocalCluster"]
 

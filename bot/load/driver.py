@@ -20,8 +20,8 @@ from typing import Any
 
 import aiohttp
 
-from ..heap import TUNABLES
-from ..redis_server import free_port, temporary_redis_server
+from ..local_redis.server import free_port, temporary_redis_server
+from ..runtime.heap import TUNABLES
 from ..store import CLAIM_LEASE, Channel, Store
 from .moves import PLATFORM
 from .progress import Watch, progress_line, sample

@@ -9,10 +9,10 @@ from typing import TypeVar, cast
 from engine.ai import game_ai
 from engine.core.shape import Engine
 
-from ..actor import Actor
+from ..exchange.actor import Actor
 from ..games import GameModule, Playing, module
+from ..records.table import Table, load_game
 from ..service import GameService
-from ..table import Table, load_game
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")

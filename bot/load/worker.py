@@ -19,14 +19,15 @@ from aiohttp import web
 
 from render import memo
 
-from .. import heap, replayed
-from ..actor import Actor
 from ..config import Settings
-from ..metrics import REGISTRY
+from ..exchange.actor import Actor
+from ..records import replayed
+from ..records.table import Table
+from ..runtime import heap
+from ..runtime.metrics import REGISTRY
 from ..service import GameService
 from ..store import COPIED, Channel, Connector, Deadline, Store, StoreUnavailable
 from ..store.connecting import REDIS_ERRORS
-from ..table import Table
 from .moves import PLATFORM, choose, open_table
 
 # Deadlines are polled every second, as both adapters poll them: a poll reads the 256 deadline
@@ -131,7 +132,7 @@ class Worker:
     async def stats(self, request: web.Request) -> web.Response:
         """Computer players' decisions made here, those their CPU-time cap cut, the bytes
         each image cache holds, the images (and replays) drawn off the event loop, with
-        their CPU time, and the games kept replayed (`bot.replayed`)."""
+        their CPU time, and the games kept replayed (`bot.records.replayed`)."""
         return web.json_response(
             {
                 "decisions": _total("fc_computer_search_seconds_count"),

@@ -24,16 +24,16 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 
-from ..actor import Actor
-from ..computer import Computer
 from ..config import Settings
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import Reply
 from ..games import MODULES, module
 from ..games.sidebar import Sidebar
-from ..metrics import COMMANDS
-from ..refused import Refused
-from ..replies import Reply
+from ..links.tokens import SeatToken
+from ..runtime.computer_pool import Computer
+from ..runtime.metrics import COMMANDS
 from ..store import Channel, Claim, Held, Store
-from ..tokens import SeatToken
 from . import chat, deadlines, history, posting, router, standings, watching, weblinks
 from .context import Context, render_pool
 from .history import Replayed

@@ -8,12 +8,12 @@ import contextlib
 import logging
 from datetime import timedelta
 
-from ..actor import Actor
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import Message, Reply, mention
 from ..games import MODULES
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, tr
-from ..refused import Refused
-from ..replies import Message, Reply, mention
 from ..store import AlreadyExists, Channel, Conflict, NotFound, StoreUnavailable
+from ..text.i18n import LANGUAGE_NAMES, LANGUAGES, tr
 from .context import Context, user_names
 from .schedule import DEADLINE_KINDS
 

@@ -7,12 +7,12 @@ import logging
 import random
 from typing import TypeVar
 
-from ..computer import DEFAULT_LEVEL
+from ..exchange.replies import Reply
 from ..games import GameModule, Playing
-from ..metrics import ACTIONS, SEARCH
-from ..replies import Reply
+from ..records.table import load_game
+from ..runtime.computer_pool import DEFAULT_LEVEL
+from ..runtime.metrics import ACTIONS, SEARCH
 from ..store import Channel, Conflict
-from ..table import load_game
 from .context import Context, Loaded
 from .turns import after_action
 

@@ -18,15 +18,15 @@ from typing import TypeVar
 
 from engine.core.errors import CorruptRecord
 
-from ..actor import Actor
-from ..computer import Computer, playable
 from ..config import Settings
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
 from ..games import At, GameInfo, GameModule, Playing
-from ..i18n import normalize, tr, translations
-from ..metrics import DRAWING, DRAWN
-from ..refused import Refused
+from ..records.table import Table, load_game
+from ..runtime.computer_pool import Computer, playable
+from ..runtime.metrics import DRAWING, DRAWN
 from ..store import Channel, GameRecord, Store, StoreUnavailable
-from ..table import Table, load_game
+from ..text.i18n import normalize, tr, translations
 
 G = TypeVar("G", bound=Playing)
 

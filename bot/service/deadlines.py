@@ -11,14 +11,14 @@ import contextlib
 import logging
 from typing import TypeVar
 
-from ..durations import duration_text
+from ..exchange.refused import Refused
+from ..exchange.replies import Message, Reply
 from ..games import GameModule, Playing
-from ..i18n import tr
-from ..metrics import DEADLINES, DUE, LATE
-from ..refused import Refused
-from ..replies import Message, Reply
+from ..records.table import load_game
+from ..runtime.metrics import DEADLINES, DUE, LATE
 from ..store import CLAIM_LEASE, Channel, Conflict, Deadline, StoreUnavailable
-from ..table import load_game
+from ..text.durations import duration_text
+from ..text.i18n import tr
 from . import posting, results, votes
 from .computers import computer_turn
 from .context import Context, Loaded, user_names, waiting_seats

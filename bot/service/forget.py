@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import logging
 
-from ..actor import Actor
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import Button, Message, Reply
 from ..games import MODULES
-from ..i18n import tr
-from ..refused import Refused
-from ..replies import Button, Message, Reply
-from ..results import Result
+from ..records.finished import Result
+from ..records.table import Seat, Table
 from ..store.forgetting import Archived
-from ..table import Seat, Table
+from ..text.i18n import tr
 from .context import Context
 from .results import sweep
 from .standings import shown_name

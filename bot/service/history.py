@@ -18,14 +18,14 @@ from babel.dates import format_date
 
 from engine.core.errors import CorruptRecord
 
-from ..actor import Actor
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import Message, Reply
 from ..games import At, GameModule, Playing, Record, Visitor, module
 from ..games.sidebar import Sidebar
-from ..i18n import tr, translations
-from ..refused import Refused
-from ..replies import Message, Reply
-from ..results import SHORT, Result
+from ..records.finished import SHORT, Result
 from ..store import Channel, parse_ref
+from ..text.i18n import tr, translations
 from .context import Context
 from .standings import player_name, shown_name, target
 from .weblinks import replay_link

@@ -12,14 +12,14 @@ from typing import TypeVar
 
 from engine.ai import LEVELS
 
-from ..actor import Actor
-from ..computer import DEFAULT_LEVEL
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import Button, Message, Reply, mention
 from ..games import DEFAULT, MODULES, GameInfo, GameModule, Playing, by_word, module
-from ..i18n import tr
-from ..refused import Refused
-from ..replies import Button, Message, Reply, mention
+from ..records.table import Seat, Table, keep
+from ..runtime.computer_pool import DEFAULT_LEVEL
 from ..store import AlreadyExists, Channel
-from ..table import Seat, Table, keep
+from ..text.i18n import tr
 from .context import (
     Context,
     Loaded,

@@ -15,7 +15,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from ..replies import Button, Direct, Message, Reply, Target
+from ..exchange.replies import Button, Direct, Message, Reply, Target
 from ..store import Channel
 from .context import Context
 

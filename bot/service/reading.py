@@ -9,15 +9,15 @@ import contextlib
 from functools import partial
 from typing import TypeVar
 
-from ..actor import Actor
-from ..computer import HELP as COMPUTER_HELP
-from ..durations import turn_text
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import Button, Message, Reply
 from ..games import DEFAULT, MODULES, GameInfo, GameModule, Playing, by_word, module
-from ..i18n import N_, tr
-from ..refused import Refused
-from ..replies import Button, Message, Reply
+from ..records.table import Table, load_game
+from ..runtime.computer_pool import HELP as COMPUTER_HELP
 from ..store import Channel, StoreUnavailable
-from ..table import Table, load_game
+from ..text.durations import turn_text
+from ..text.i18n import N_, tr
 from . import votes
 from .context import Context, Loaded, creator_name, game_of, user_names, waiting_seats
 from .schedule import turn_deadlines

@@ -16,12 +16,12 @@ from typing import TypeVar
 
 from engine.ratings import Rating, Team, rate
 
+from ..exchange.replies import Button, Message, Reply
 from ..games import At, GameModule, Playing
-from ..i18n import tr
-from ..replies import Button, Message, Reply
-from ..results import Result, ResultSeat
+from ..records.finished import Result, ResultSeat
+from ..records.table import Table
 from ..store import Channel, Player, StoreUnavailable, Update
-from ..table import Table
+from ..text.i18n import tr
 from .context import Context, Loaded, user_names
 from .schedule import DEADLINE_KINDS
 from .standings import player_name

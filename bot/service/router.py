@@ -15,15 +15,15 @@ from typing import TypeVar
 
 from engine.core.errors import CorruptRecord, IllegalMove
 
-from ..actor import Actor
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import Reply
 from ..games import GameModule, Playing
-from ..i18n import tr
-from ..metrics import ERRORS
-from ..names import without_controls
-from ..refused import Refused
-from ..replies import Reply
+from ..records.table import load_game
+from ..runtime.metrics import ERRORS
 from ..store import Channel, Conflict, NotFound, StoreUnavailable
-from ..table import load_game
+from ..text.i18n import tr
+from ..text.names import without_controls
 from . import chat, forget, history, lobby, reading, standings, turns, votes
 from .context import Context, Loaded
 

@@ -8,7 +8,7 @@ A move also owes its news (`NEWS_AFTER`), until the reply that tells them is rea
 
 from __future__ import annotations
 
-from ..table import Table
+from ..records.table import Table
 from .context import Context
 
 DEADLINE_KINDS = ("remind", "limit", "bot", "news")

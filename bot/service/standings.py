@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from engine.ratings import Rating, leaderboard
 from render.leaderboard import GAME, HEADINGS, PLAYER, Row, Spark, leaderboard_png, spark
 
-from ..actor import Actor
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import Message, Reply
 from ..games import DEFAULT, MODULES, GameInfo, by_word, module
-from ..i18n import tr, translations, trn
-from ..refused import Refused
-from ..replies import Message, Reply
 from ..store import Player
+from ..text.i18n import tr, translations, trn
 from .context import Context
 from .weblinks import board_link, player_link, standing_line, with_line
 

@@ -16,14 +16,14 @@ from typing import TypeVar
 
 from engine.core.errors import IllegalMove
 
-from ..actor import Actor
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import Direct, Message, Reply
 from ..games import At, GameModule, Playing
-from ..i18n import tr
-from ..metrics import ACTIONS
-from ..refused import Refused
-from ..replies import Direct, Message, Reply
+from ..records.table import Table, keep
+from ..runtime.metrics import ACTIONS
 from ..store import Channel, ChatSettings, StoreUnavailable
-from ..table import Table, keep
+from ..text.i18n import tr
 from . import results
 from .context import Context, Loaded, game_of, user_names, waiting, waiting_seats
 from .schedule import NEWS_AFTER, saved_deadlines

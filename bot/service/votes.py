@@ -10,13 +10,13 @@ from __future__ import annotations
 from functools import partial
 from typing import Literal, TypeVar
 
-from ..actor import Actor
-from ..computer import DEFAULT_LEVEL
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import Button, Message, Reply, Style, mention
 from ..games import GameModule, Playing
-from ..i18n import tr
-from ..refused import Refused
-from ..replies import Button, Message, Reply, Style, mention
+from ..runtime.computer_pool import DEFAULT_LEVEL
 from ..store import Channel
+from ..text.i18n import tr
 from . import results
 from .context import Context, Loaded, game_of, no_computers, user_names, waiting_seats
 from .schedule import turn_deadlines

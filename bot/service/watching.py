@@ -13,15 +13,15 @@ import hmac
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ..actor import Actor
+from ..exchange.actor import Actor
+from ..exchange.refused import Refused
+from ..exchange.replies import MENTION, Reply
 from ..games import GameModule, Playing
 from ..games.sidebar import Sidebar
-from ..i18n import tr
-from ..refused import Refused
-from ..replies import MENTION, Reply
+from ..links.tokens import SeatToken
+from ..records.table import Table, load_game
 from ..store import Channel
-from ..table import Table, load_game
-from ..tokens import SeatToken
+from ..text.i18n import tr
 from .context import Context, Loaded, user_names
 from .reading import _waited
 from .router import parse

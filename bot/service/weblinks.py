@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from ..exchange.replies import Message
 from ..games import GameInfo
-from ..i18n import tr
-from ..replies import Message
-from ..startapp import start_param
+from ..links.startapp import start_param
+from ..links.tokens import SeatToken, sign
+from ..records.table import Table
 from ..store import Channel
-from ..table import Table
-from ..tokens import SeatToken, sign
+from ..text.i18n import tr
 from .context import Context, Loaded
 
 

@@ -28,11 +28,11 @@ from telegram.ext import (
     filters,
 )
 
-from bot.actor import Actor
 from bot.config import Settings
-from bot.i18n import normalize, tr
-from bot.replies import Message as ReplyMessage
-from bot.replies import Reply
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Message as ReplyMessage
+from bot.exchange.replies import Reply
+from bot.text.i18n import normalize, tr
 
 from . import places
 from .contract import PLATFORM, GameServiceApi

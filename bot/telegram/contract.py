@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.actor import Actor
-from bot.replies import Reply
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply
 
 PLATFORM = "telegram"
 

@@ -26,10 +26,10 @@ from telegram import (
 from telegram.constants import CallbackQueryLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.i18n import tr
-from bot.lengths import cut, utf16_length
-from bot.metrics import watch_queue
-from bot.replies import Message, Reply, mention
+from bot.exchange.replies import Message, Reply, mention
+from bot.runtime.metrics import watch_queue
+from bot.text.i18n import tr
+from bot.text.lengths import cut, utf16_length
 
 from .contract import PLATFORM, GameServiceApi
 from .markup import keyboard, plain_text, split_text, to_html, visible_length

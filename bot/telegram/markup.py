@@ -11,8 +11,8 @@ from typing import Final
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.lengths import utf16_length
-from bot.replies import Button, Message
+from bot.exchange.replies import Button, Message
+from bot.text.lengths import utf16_length
 
 from .parcels import TEXT_LIMIT
 

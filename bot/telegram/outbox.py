@@ -30,7 +30,7 @@ from typing import Final
 
 from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 
-from bot.metrics import COALESCED
+from bot.runtime.metrics import COALESCED
 
 from .contract import PLATFORM
 from .parcels import (

@@ -13,7 +13,7 @@ from typing import Final, Literal
 
 from telegram.constants import MessageLimit
 
-from ..lengths import utf16_length
+from ..text.lengths import utf16_length
 
 TEXT_LIMIT: Final = int(MessageLimit.MAX_TEXT_LENGTH)  # 4096 UTF-16 units
 CAPTION_LIMIT: Final = int(MessageLimit.CAPTION_LENGTH)  # 1024

@@ -14,8 +14,8 @@ from typing import Final
 
 from telegram import Chat, Message
 
-from bot.actor import PLACE_NAME
-from bot.names import clean_name
+from bot.exchange.actor import PLACE_NAME
+from bot.text.names import clean_name
 
 __all__ = ["TOPIC", "chat_of", "link", "of_message", "place_id", "split", "title", "topic_of"]
 

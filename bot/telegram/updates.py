@@ -17,7 +17,7 @@ import uuid
 from typing import Final, Protocol
 
 from bot.config import Settings
-from bot.ops import Health
+from bot.runtime.ops import Health
 from bot.store import Held
 
 from .app import ALLOWED_UPDATES, TelegramApp, build_application

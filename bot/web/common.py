@@ -11,9 +11,9 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from ..i18n import LANGUAGES, N_, tr
 from ..service import GameService
 from ..store import Channel
+from ..text.i18n import LANGUAGES, N_, tr
 from .capacity import Streams
 from .hub import Hub
 from .limits import Limits, address

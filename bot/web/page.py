@@ -13,8 +13,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..games.sidebar import Piece, Sidebar
-from ..i18n import tr
 from ..service import Replayed, Standings, Watched
+from ..text.i18n import tr
 
 
 def _drawing(piece: object) -> Markup:

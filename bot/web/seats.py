@@ -1,5 +1,5 @@
 """A player's own requests: their seat's choices (`seat`) and a choice pressed (`press`),
-each with the player's token for this very table (`bot/tokens.py`), and the launches traded
+each with the player's token for this very table (`bot/links/tokens.py`), and the launches traded
 for that token: the Telegram Mini App's (`telegram`, and `/app` for its direct link) and the
 Discord Activity's (`discord_activity`)."""
 
@@ -14,12 +14,12 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from ..i18n import N_, tr
-from ..replies import MENTION, Message, Reply
+from ..exchange.replies import MENTION, Message, Reply
+from ..links.startapp import parse_start
+from ..links.tokens import SeatToken, read
 from ..service import EndedLink, ForeignPress
-from ..startapp import parse_start
 from ..store import Channel, StoreUnavailable
-from ..tokens import SeatToken, read
+from ..text.i18n import N_, tr
 from .activity import Authorised, authorised
 from .common import LAUNCHES, LIMITS, SERVICE, body, client, language, refuse, table_of
 from .page import activity_page, missing_page, opening_page

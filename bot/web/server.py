@@ -24,7 +24,7 @@ stream of changes, and the page's static files.
 
 Every response carries a strict Content-Security-Policy (no inline script, nothing from
 elsewhere), and no response sets a cookie. What a seat sees and does needs its player's token
-(`bot/tokens.py`) in the `Authorization: Bearer` header, for this very table: a forged,
+(`bot/links/tokens.py`) in the `Authorization: Bearer` header, for this very table: a forged,
 expired or other table's token gets 403 and changes nothing. Without a header a request
 cannot act, so another site cannot make a browser act either.
 """
@@ -43,9 +43,9 @@ from typing import TypeVar
 
 from aiohttp import web
 
-from ..i18n import N_
 from ..service import GameService, Watched
 from ..store import Channel, StoreUnavailable
+from ..text.i18n import N_
 from . import standings
 from .capacity import Streams, capped, connection_limit, raise_descriptor_limit
 from .common import HUB, LAUNCHES, LIMITS, SERVICE, STREAMS, client, language, refuse, table_of

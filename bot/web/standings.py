@@ -15,9 +15,9 @@ import time
 
 from aiohttp import web
 
-from ..i18n import tr
 from ..service import Standings
 from ..store import StoreUnavailable
+from ..text.i18n import tr
 from .common import LIMITS, SERVICE, client, language
 from .page import missing_page, standing_page
 

@@ -20,9 +20,9 @@ from functools import partial
 from typing import Any
 
 import render.forbidden_city as render
-from bot.results import Result
+from bot.records.finished import Result
+from bot.records.table import Table
 from bot.store import CLAIM_LEASE, Channel, Store, StoreUnavailable
-from bot.table import Table
 from tests.fake_telegram import Call, FakeBotApi, TgUser
 from tests.tables import load_game
 from tests.views import to_play

@@ -20,10 +20,10 @@ import pytest
 
 from bot.config import Settings
 from bot.console import Console
-from bot.redis_server import free_port
+from bot.local_redis.server import free_port
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from tests.conftest import fixed_seeds
 from tests.procs import ROOT, bot_environment
 from tests.test_bot_process import Bot

@@ -13,11 +13,11 @@ from collections.abc import AsyncIterator, Sequence
 import pytest
 import redis.asyncio as aioredis
 
-from bot.actor import Actor
-from bot.results import Result
+from bot.exchange.actor import Actor
+from bot.records.finished import Result
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from engine.forbidden_city.moves import Place
 from tests.conftest import fixed_seeds
 from tests.tables import keep, load_game

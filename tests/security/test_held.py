@@ -23,9 +23,9 @@ import aiohttp
 import pytest
 from pydantic import SecretStr
 
-import bot.tokens
-from bot.actor import Actor
+import bot.links.tokens
 from bot.config import Settings
+from bot.exchange.actor import Actor
 from bot.service import GameService
 from bot.store import Channel, Store
 from tests.conftest import Site, fixed_seeds
@@ -88,9 +88,9 @@ def clock() -> Clock:
 def signed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every seat token the bot signs during the test, wherever it signs one."""
     made: list[str] = []
-    original = bot.tokens.sign
+    original = bot.links.tokens.sign
 
-    def spy(secret: bytes, token: bot.tokens.SeatToken) -> str:
+    def spy(secret: bytes, token: bot.links.tokens.SeatToken) -> str:
         text = original(secret, token)
         made.append(text)
         return text
@@ -134,9 +134,9 @@ async def confirm_data(http: aiohttp.ClientSession, url: str, token: str) -> str
 def resigned(genuine: str, **change: object) -> str:
     """The genuine token with one of its claims changed, signed again with the bot's own
     secret: what the bot would make for that other seat, table or time."""
-    token = bot.tokens.read(SECRET.encode(), genuine, NOW)
+    token = bot.links.tokens.read(SECRET.encode(), genuine, NOW)
     assert token is not None
-    return bot.tokens.sign(SECRET.encode(), dataclasses.replace(token, **change))  # type: ignore[arg-type]
+    return bot.links.tokens.sign(SECRET.encode(), dataclasses.replace(token, **change))  # type: ignore[arg-type]
 
 
 async def other_secrets_token(store: Store, clock: Clock, user: str, channel: str) -> str:

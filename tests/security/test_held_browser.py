@@ -19,12 +19,12 @@ import redis
 from playwright.async_api import Browser, Dialog, Page, expect
 
 import render.forbidden_city as render
-from bot.actor import Actor
-from bot.redis_server import RedisServer, free_port
-from bot.replies import Reply
+from bot.exchange.actor import Actor
+from bot.exchange.replies import Reply
+from bot.local_redis.server import RedisServer, free_port
+from bot.records.table import Table
 from bot.service import GameService
 from bot.store import Channel, Store
-from bot.table import Table
 from bot.web import serve
 from tests.browser import chromium
 from tests.conftest import fixed_seeds

@@ -29,8 +29,8 @@ import pytest
 from pydantic import SecretStr
 
 from bot.config import Settings
-from bot.logs import REDACTED, RedactingFormatter, Redactor, secrets_of
-from bot.redis_server import free_port
+from bot.local_redis.server import free_port
+from bot.runtime.logs import REDACTED, RedactingFormatter, Redactor, secrets_of
 from tests.fake_discord import FakeDiscord, Person, fake_discord
 from tests.fake_telegram import TOKEN, FakeBotApi, TgUser
 from tests.procs import ROOT, bot_environment

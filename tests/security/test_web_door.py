@@ -19,10 +19,10 @@ import pytest
 from aiohttp.test_utils import make_mocked_request
 from pydantic import SecretStr
 
-from bot.actor import Actor
 from bot.config import Settings
+from bot.exchange.actor import Actor
+from bot.links.startapp import start_param
 from bot.service import GameService
-from bot.startapp import start_param
 from bot.store import Channel, Store
 from bot.web.limits import address
 from tests.conftest import Site, fixed_seeds

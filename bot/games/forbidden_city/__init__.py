@@ -26,9 +26,9 @@ from render.forbidden_city import svg as drawn
 from render.forbidden_city.svg import board_svg
 from render.forbidden_city.table import Bounds
 
-from ...i18n import N_, tr
-from ...refused import Refused
-from ...replies import Button, Message, Reply, Style, Target
+from ...exchange.refused import Refused
+from ...exchange.replies import Button, Message, Reply, Style, Target
+from ...text.i18n import N_, tr
 from .. import Acted, At, NewOption, Outcome, Record, Visitor
 from ..sidebar import Sidebar
 from . import sidebar as side

@@ -13,8 +13,8 @@ from typing import Final
 import render.forbidden_city as render
 from engine.forbidden_city import Game
 
-from ...i18n import tr
-from ...replies import Button, Message
+from ...exchange.replies import Button, Message
+from ...text.i18n import tr
 
 PAGE: Final = 20  # spots per page: within Discord's 25 options, 5 rows of 4 on Telegram
 

@@ -11,8 +11,8 @@ import re
 import render.forbidden_city as render
 from engine.forbidden_city import Game, GameOverError, IllegalMove, Place, Tile
 
-from ...i18n import tr
-from ...refused import Refused
+from ...exchange.refused import Refused
+from ...text.i18n import tr
 
 # ASCII digits only, and few of them: `int` refuses "²" and numbers of thousands of digits.
 CELL = re.compile(r"^(-?[0-9]{1,6})\s*,\s*(-?[0-9]{1,6})(?:\s*@\s*([0-3]))?$")

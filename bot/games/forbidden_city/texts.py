@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.forbidden_city import Game, MoveResult, RoomClosed, TileDiscarded, TilePlaced
 
-from ...i18n import N_, tr
+from ...text.i18n import N_, tr
 from .. import At
 
 # Seat and room colours are translated where they are shown (`tr(lang, colour)`).

@@ -32,9 +32,9 @@ from render.verbotene_stadt import palette as stadt_palette
 from render.verbotene_stadt.pieces import official_svg
 from render.verbotene_stadt.svg import board_svg
 
-from ...i18n import N_, tr
-from ...refused import Refused
-from ...replies import Message, Reply
+from ...exchange.refused import Refused
+from ...exchange.replies import Message, Reply
+from ...text.i18n import N_, tr
 from .. import Acted, At, NewOption, Outcome, Record, Visitor
 from ..sidebar import Sidebar
 from . import choices, menus, prompts, taps, texts, words

@@ -24,8 +24,8 @@ from engine.verbotene_stadt import (
 )
 from engine.verbotene_stadt.actions import OFFICIALS
 
-from ...i18n import tr
-from ...refused import Refused
+from ...exchange.refused import Refused
+from ...text.i18n import tr
 from .paths import trace
 
 WORDS: dict[str, Action] = {

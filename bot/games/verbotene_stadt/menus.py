@@ -24,8 +24,8 @@ from engine.verbotene_stadt.actions import Bribe
 from render.verbotene_stadt.pieces import card_svg, official_svg
 from render.verbotene_stadt.texts import PIECE_LETTER
 
-from ...i18n import tr
-from ...replies import Button, Message
+from ...exchange.replies import Button, Message
+from ...text.i18n import tr
 from .. import At
 from . import words
 from .paths import Path, first_slides, movable, next_slides, pack

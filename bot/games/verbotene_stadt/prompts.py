@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.verbotene_stadt import Game
 
-from ...i18n import tr
+from ...text.i18n import tr
 from .. import At
 from . import words
 

@@ -10,7 +10,7 @@ from render.texts import count
 from render.verbotene_stadt import texts as t
 from render.verbotene_stadt.pieces import card_svg, die_svg, official_svg
 
-from ...i18n import N_, tr
+from ...text.i18n import N_, tr
 from .. import At
 from ..sidebar import Fact, Piece, SeatRow, Sidebar
 from . import words

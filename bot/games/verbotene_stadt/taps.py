@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import render.verbotene_stadt as vs_render
 from engine.verbotene_stadt import Game
 
-from ...replies import Message, Target
+from ...exchange.replies import Message, Target
 from .. import At
 from .menus import slide_button
 from .paths import trace

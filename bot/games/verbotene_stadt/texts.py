@@ -25,7 +25,7 @@ from engine.verbotene_stadt.events import (
     TurnPassed,
 )
 
-from ...i18n import N_, tr
+from ...text.i18n import N_, tr
 from .. import At
 from . import words
 from .words import official

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.verbotene_stadt.cards import COLOURS
 
-from ...i18n import N_, tr
+from ...text.i18n import N_, tr
 
 # The hat and the robe of an official, by the letters of the positions spec.
 HATS = {

@@ -33,13 +33,13 @@ from typing import Any
 import aiohttp
 from pydantic import SecretStr
 
-from .actor import Actor
-from .config import Settings
-from .load.moves import choose
-from .redis_server import free_port, temporary_redis_server
-from .service import GameService
-from .store import Channel, Store
-from .table import Table
+from ..config import Settings
+from ..exchange.actor import Actor
+from ..load.moves import choose
+from ..local_redis.server import free_port, temporary_redis_server
+from ..records.table import Table
+from ..service import GameService
+from ..store import Channel, Store
 
 SECRET = "web-bench"
 STATIC = ("table.js", "board.js", "seat.js", "telegram.js", "table.css", "icon.svg")
@@ -58,7 +58,7 @@ def _serve(redis_url: str, port: int, pages: int) -> None:
             web_max_streams_per_address=4 * pages + 200,
         )
         service = GameService(Store.from_url(redis_url), settings)
-        from .web import serve
+        from ..web import serve
 
         await serve(service, "127.0.0.1", port)
         await asyncio.Event().wait()

@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, Field
 
-from .games import Record
-from .names import clean_name
+from ..games import Record
+from ..text.names import clean_name
 
 SHORT = 8  # characters of the game id shown and typed (`/fc replay 1a2b3c4d`)
 

@@ -17,7 +17,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from pydantic import SecretStr
 
-from .config import Settings
+from ..config import Settings
 
 __all__ = ["REDACTED", "RedactingFormatter", "Redactor", "install", "secrets_of"]
 
@@ -41,7 +41,7 @@ _SHAPES = (
     _shape(rf"\bbot\d+:{_B64}+", "bot"),
     # A Telegram bot token on its own: <id>:<35 characters>
     _shape(rf"\b\d{{5,}}:{_B64}{{30,}}"),
-    # A personal link's fragment, plain or percent-encoded (`bot/tokens.py`).
+    # A personal link's fragment, plain or percent-encoded (`bot/links/tokens.py`).
     _shape(r"\b(seat(?:=|%3D))[^\s&'\"<>()\[\]{},\\]+", r"\1", re.IGNORECASE),
     # A seat token anywhere: <base64url body>.<base64url HMAC-SHA256: 43 characters>
     _shape(rf"{_ALONE[0]}{_B64}{{16,}}\.{_B64}{{43}}{_ALONE[1]}"),

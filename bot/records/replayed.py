@@ -24,7 +24,7 @@ import time
 from collections import OrderedDict
 from typing import Any, Final, TypeVar
 
-from .games import GameModule, Playing, Record
+from ..games import GameModule, Playing, Record
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")

@@ -3,7 +3,7 @@
 `/healthz` answers 200 when Redis answers and every platform this process serves is connected
 (its gateway, its webhook server or its poller), else 503, with each check in a JSON body, so
 a load balancer or an orchestrator can route around a process that cannot work. `/metrics` is
-Prometheus' text format (`bot.metrics`).
+Prometheus' text format (`bot.runtime.metrics`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from ..store import Store, StoreError
 from .metrics import REGISTRY
-from .store import Store, StoreError
 
 log = logging.getLogger(__name__)
 Check = Callable[[], bool]

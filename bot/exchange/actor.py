@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .names import clean_name
+from ..text.names import clean_name
 
 PLACE_NAME = 64  # the longest a place's name is kept
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from .store import Channel
+from ..store import Channel
 
 __all__ = ["parse_start", "start_param"]
 

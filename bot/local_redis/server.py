@@ -27,7 +27,7 @@ from types import TracebackType
 
 import redis
 
-from .redis_folder import FolderError, FolderLock, check_readable, servers_in, stop_servers
+from .folder import FolderError, FolderLock, check_readable, servers_in, stop_servers
 
 __all__ = [
     "REDIS_SERVER_VARIABLE",

@@ -3,7 +3,7 @@
 Text is plain (no markup). A mention of a user is `mention(user_id)` in the text; adapters
 replace it with their platform's mention (Discord `<@id>`, a Telegram text mention) using
 `Message.format`, and escape everything else for their markup. The mention markup is framed
-by control characters, which no name or typed text keeps (`bot.names`): a player named
+by control characters, which no name or typed text keeps (`bot.text.names`): a player named
 `{u:999}` is shown as such and pings nobody.
 """
 

@@ -11,9 +11,9 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
+from ..games import DEFAULT, MODULES, GameInfo, GameModule, Playing, Record, module
+from ..text.names import clean_name
 from . import replayed
-from .games import DEFAULT, MODULES, GameInfo, GameModule, Playing, Record, module
-from .names import clean_name
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -25,7 +25,7 @@ class Seat(BaseModel):
     name: Annotated[str, AfterValidator(clean_name)]  # also cleans names stored before
     bot: str | None = None  # a computer player's level
     away: bool = False  # a person's seat, played by a computer until they come back
-    # The key of the player's personal links to this seat (`bot/tokens.py`): drawn when they
+    # The key of the player's personal links to this seat (`bot/links/tokens.py`): drawn when they
     # sit down and again when they end their links; a link made under another key plays no
     # more. "" for a computer's seat, and for seats stored before links had keys.
     link: str = ""

@@ -15,14 +15,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actor import Actor
-from .config import Settings
-from .games import DEFAULT, MODULES, GameInfo, module
-from .load.moves import choose, open_table
-from .redis_server import temporary_redis_server
-from .service import GameService
-from .store import Channel, Store
-from .table import Table
+from ..config import Settings
+from ..exchange.actor import Actor
+from ..games import DEFAULT, MODULES, GameInfo, module
+from ..load.moves import choose, open_table
+from ..local_redis.server import temporary_redis_server
+from ..records.table import Table
+from ..service import GameService
+from ..store import Channel, Store
 
 
 @dataclass(slots=True)

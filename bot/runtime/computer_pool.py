@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from engine.ai import Player, game_ai
 
-from .i18n import N_
+from ..text.i18n import N_
 from .metrics import CUT
 
 log = logging.getLogger(__name__)
