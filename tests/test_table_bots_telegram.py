@@ -71,7 +71,8 @@ async def test_one_person_and_three_computers_play_a_whole_game_on_telegram(
         rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
         deadline_interval=0.02,
     )
-    api.allow(chat=500, group=2000)  # a whole game with no pause between computers' moves
+    # A whole game with no pause between computers' moves
+    api.allow(chat=500, group=2000, overall=1000)
 
     async def say(text: str) -> None:
         await app.process_update(Update.de_json(api.command(GROUP, ANN, text), app.bot))

@@ -52,7 +52,7 @@ async def bot(api: FakeBotApi, store: Store) -> AsyncIterator[Harness]:
     config = Settings(_env_file=None)  # type: ignore[call-arg]
     service = GameService(store, config, seeds=fixed_seeds())
     # Whole games at the machine's speed: a move a few milliseconds, not seconds.
-    api.allow(chat=500, group=2000)
+    api.allow(chat=500, group=2000, overall=1000)
     async with Harness.running(api, service) as harness:
         yield harness
 

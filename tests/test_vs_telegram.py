@@ -43,7 +43,7 @@ CHANNEL = Channel.of("telegram", str(GROUP))
 async def bot(api: FakeBotApi, store: Store) -> AsyncIterator[Harness]:
     config = Settings(_env_file=None)  # type: ignore[call-arg]
     service = GameService(store, config, seeds=fixed_seeds())
-    api.allow(chat=500, group=2000)  # whole games at the machine's speed
+    api.allow(chat=500, group=2000, overall=1000)  # whole games at the machine's speed
     async with Harness.running(api, service) as harness:
         yield harness
 
