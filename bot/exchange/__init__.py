@@ -1,0 +1,1 @@
+"""What passes between an adapter and the service: who acted, what to post, a refusal."""

@@ -1,0 +1,1 @@
+"""What is kept of a game: the stored table, the finished result, the games already replayed."""
