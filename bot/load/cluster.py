@@ -38,11 +38,26 @@ def _bindable(port: int) -> bool:
     return True
 
 
+def _ephemeral_low() -> int:
+    """The lowest port the kernel hands out to outgoing connections (Linux's default 32768)."""
+    try:
+        text = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text()
+        return int(text.split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def _cluster_ports(count: int) -> list[int]:
-    """Free ports whose bus ports (+10000) are free and below 65536 too."""
+    """Free ports whose bus ports (+10000) are free too, all below the kernel's ephemeral
+    range: a bus port inside it can be taken, between the check and the node's start, by
+    any process's outgoing connection, and the node then aborts on start."""
+    top = _ephemeral_low() - _BUS_OFFSET
+    low = min(12000, top - 1000)
+    if low < 1024:  # an unusual range: take what is free and hope
+        low, top = 20000, 30000
     ports: list[int] = []
     while len(ports) < count:
-        port = random.randrange(20000, 30000)
+        port = random.randrange(low, top)
         if port not in ports and _bindable(port) and _bindable(port + _BUS_OFFSET):
             ports.append(port)
     return ports
@@ -67,26 +82,33 @@ class LocalCluster:
         as a deployed cluster does; `extra_args` go to every node."""
         self.directory = Path(tempfile.mkdtemp(prefix="fcc-"))
         self.binary = binary or find_redis_server()
-        self.ports = _cluster_ports(6)
+        self._persistent = persistent
+        self._args = (
+            "--cluster-node-timeout",
+            str(node_timeout_ms),
+            "--repl-diskless-sync-delay",  # replicas sync at once, not after 5 s
+            "0",
+            *extra_args,
+        )
+        self._place(_cluster_ports(6))
+
+    def _place(self, ports: list[int]) -> None:
+        self.ports = ports
         self.servers = [
             RedisServer(
                 directory=self.directory / str(port),
                 port=port,
                 binary=self.binary,
-                persistent=persistent,
+                persistent=self._persistent,
                 extra_args=(
                     "--cluster-enabled",
                     "yes",
                     "--cluster-config-file",
                     str(self.directory / str(port) / "nodes.conf"),
-                    "--cluster-node-timeout",
-                    str(node_timeout_ms),
-                    "--repl-diskless-sync-delay",  # replicas sync at once, not after 5 s
-                    "0",
-                    *extra_args,
+                    *self._args,
                 ),
             )
-            for port in self.ports
+            for port in ports
         ]
 
     @property
@@ -95,14 +117,29 @@ class LocalCluster:
 
     def start(self, timeout: float = 60.0) -> None:
         try:
-            for server in self.servers:
-                server.start()
+            self._start_nodes()
             self._create(timeout)
             self.wait_ready(timeout)
             self._replicating(timeout)
         except BaseException:
             self.stop()
             raise
+
+    def _start_nodes(self, tries: int = 3) -> None:
+        """Every node started; a port taken since it was chosen (by a process that binds
+        it on purpose) means new ports for all of them, a few times."""
+        for attempt in range(tries):
+            try:
+                for server in self.servers:
+                    server.start()
+                return
+            except RedisServerError as error:
+                if "already in use" not in str(error) or attempt == tries - 1:
+                    raise
+                for server in self.servers:
+                    with contextlib.suppress(RedisServerError, OSError):
+                        server.stop()
+                self._place(_cluster_ports(len(self.ports)))
 
     def _replicating(self, timeout: float) -> None:
         """Until every master's replica has acknowledged a write: a replica whose link is up
