@@ -25,3 +25,16 @@ def test_the_bench_prints_one_json_line_with_figures_for_both_games() -> None:
     assert 0 < figures["play_median_ms"] <= figures["play_p99_ms"]
     assert 0 < figures["stadt_move_median_ms"] <= figures["stadt_move_p99_ms"]
     assert 0 < figures["stadt_stored_game_bytes_max"] < 16_000  # a few KB per game
+    # The message budget of one person against three computers at the default pause: a
+    # person deciding every 6 s keeps each group within Telegram's 20 a minute and each
+    # channel within Discord's 5 in 5 s; computers moving in turn are told in one post.
+    budget = figures["messages"]
+    for game in ("knizia", "stadt"):
+        quick = budget["person_every_6s"][game]
+        assert quick["telegram"]["group_worst_minute"] < 20, quick
+        assert quick["discord"]["group_worst_5s"] < 5, quick
+        for pace in budget.values():
+            told = pace[game]
+            assert 0 < told["discord"]["group_posts"] <= told["telegram"]["group_posts"]
+            assert told["telegram"]["group_posts"] < told["actions"] * 0.6, told
+            assert told["discord"]["group_worst_5s"] < 5, told

@@ -1128,9 +1128,10 @@ async def test_a_computer_player_without_a_good_decision_plays_the_seeded_stand_
     while turns := [t for t in expected.to_act if t.seat in computers]:
         rng = random.Random(expected.seed + game_module.count(expected))
         expected.play(turns[0].seat, game_module.stand_in(expected, turns[0].seat, rng))
-    for _ in computers:
-        [reply] = [reply for _, _, reply in await service.fire_due() if reply.public]
-        assert reply.direct == []  # Ann was asked for her bribe at the start
+    # Both computers bribe in one go, told in one message.
+    [reply] = [reply for _, _, reply in await service.fire_due() if reply.public]
+    assert reply.direct == []  # Ann was asked for her bribe at the start
+    assert [reply for _, _, reply in await service.fire_due() if reply.public] == []
     after = load_game(await live(store))
     assert after.bribes == expected.bribes
     assert [t.seat for t in after.to_act] == [table.engine_seat("ann")]  # only Ann to bribe

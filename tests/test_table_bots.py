@@ -249,7 +249,7 @@ async def test_a_whole_game_of_one_person_and_three_computers(
     rng = random.Random(4)
     names = {s.user_id: s.name for s in (await live(store)).seats}
     bots = {uid for uid in names if uid != "ann"}
-    computer_moves = person_moves = 0
+    computer_moves = computer_replies = person_moves = 0
     last: Reply | None = None
     while (table := await table_of(store)) is not None:
         game = load_game(table)
@@ -258,19 +258,26 @@ async def test_a_whole_game_of_one_person_and_three_computers(
             reply = await human_move(service, table, "ann", rng)
             person_moves += 1
         else:
+            assert last is None or last.public[0].text.count("places a tile") == 1
             assert channel_replies(await service.fire_due()) == []  # it waits for its pause
             clock.now += 2
             [reply] = channel_replies(await service.fire_due())
-            computer_moves += 1
+            # Every computer up to Ann's next turn, told in one message with one picture.
+            text = reply.public[0].text
+            computer_moves += text.count("places a tile")
+            computer_replies += 1
             assert reply.private == []
-            assert mover.name in reply.public[0].text and "places a tile" in reply.public[0].text
+            assert mover.name in text and "places a tile" in text
+            after = await table_of(store)
+            assert after is None or after.user_of(load_game(after).current).bot is None
             for bot in bots:
-                assert mention(bot) not in reply.public[0].text
+                assert mention(bot) not in text
         assert len(reply.public) == 1 and is_png(reply.public[0].image)
         assert {d.user_id for d in reply.direct} <= {"ann"}  # nothing privately to a computer
         last = reply
     assert last is not None and "Game over" in last.public[0].text
     assert person_moves > 5 and computer_moves >= 2 * person_moves
+    assert computer_replies <= person_moves + 1  # one message a round, not one a computer
     assert await store.due(clock.now + 10**9) == []  # nothing left scheduled
 
 

@@ -23,6 +23,7 @@ from ..local_redis.server import temporary_redis_server
 from ..records.table import Table
 from ..service import GameService
 from ..store import Channel, Store
+from . import messages
 
 
 @dataclass(slots=True)
@@ -127,10 +128,12 @@ async def _session(url: str, game: GameInfo, tables: int, moves: int) -> dict[st
 
 
 async def run(games: int = 200, moves: int = 300) -> dict[str, Any]:
-    """Every game's figures; the default game on `games` tables, the others on a twentieth."""
+    """Every game's figures; the default game on `games` tables, the others on a twentieth;
+    and the message budget of a game of one person against computers (`messages`)."""
     figures: dict[str, Any] = {}
     with temporary_redis_server() as server:
         for key in MODULES:
             tables = games if key == DEFAULT else max(1, games // 20)
             figures |= await _session(server.url, module(key), tables, moves)
+        figures["messages"] = await messages.figures(server.url)
     return figures
