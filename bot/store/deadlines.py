@@ -15,6 +15,7 @@ import uuid
 from .base import StoreBase, guarded
 from .connecting import Script
 from .keys import BUCKETS, Channel, Deadline, claims_key, deadlines_key
+from .plans import ClaimPlan, LeasePlan
 from .scripts import CLAIM, DONE, RENEW
 
 __all__ = ["CLAIM_LEASE", "Deadlines"]
@@ -78,13 +79,14 @@ class Deadlines(StoreBase):
         Returns the claimed deadline (for `renew` and `done`), or None for every other
         caller."""
         claimed = Deadline(deadline.channel, deadline.kind, float(until), uuid.uuid4().hex)
-        client = await self._client()
-        won = await self._replicas.write(
-            client,
-            _CLAIM,
-            _keys(deadline.channel),
-            [deadline.member, repr(deadline.due), repr(claimed.due), claimed.token],
+        plan = ClaimPlan(
+            member=deadline.member,
+            due=repr(deadline.due),
+            new_due=repr(claimed.due),
+            token=claimed.token,
         )
+        client = await self._client()
+        won = await self._replicas.write(client, _CLAIM, _keys(deadline.channel), [plan.to_json()])
         return claimed if won else None
 
     @guarded
@@ -92,13 +94,14 @@ class Deadlines(StoreBase):
         """Extend a lease still held by its token to `until` (work that runs longer than
         its lease). Returns the renewed claim, or None if the lease was lost: it ran out
         and another process took the deadline, or the deadline was set anew."""
-        client = await self._client()
-        kept = await self._replicas.write(
-            client,
-            _RENEW,
-            _keys(claimed.channel),
-            [claimed.member, repr(claimed.due), repr(float(until)), claimed.token],
+        plan = ClaimPlan(
+            member=claimed.member,
+            due=repr(claimed.due),
+            new_due=repr(float(until)),
+            token=claimed.token,
         )
+        client = await self._client()
+        kept = await self._replicas.write(client, _RENEW, _keys(claimed.channel), [plan.to_json()])
         if not kept:
             return None
         return Deadline(claimed.channel, claimed.kind, float(until), claimed.token)
@@ -106,12 +109,10 @@ class Deadlines(StoreBase):
     @guarded
     async def done(self, claimed: Deadline) -> bool:
         """The work of a claimed deadline is done: drop it, unless it was set anew since."""
+        plan = LeasePlan(member=claimed.member, due=repr(claimed.due), token=claimed.token)
         client = await self._client()
         removed = await self._replicas.write(
-            client,
-            _DONE,
-            _keys(claimed.channel),
-            [claimed.member, repr(claimed.due), claimed.token],
+            client, _DONE, _keys(claimed.channel), [plan.to_json()]
         )
         return bool(removed)
 

@@ -14,6 +14,7 @@ from .chats import dms_key
 from .connecting import REDIS_ERRORS, Script
 from .files import rewrite_files
 from .keys import Channel, check_part, user_ids, user_key
+from .plans import ForgetArchivePlan
 from .scripts import FORGET_ARCHIVE
 
 __all__ = ["Archived", "Forgetting", "private_chats"]
@@ -67,14 +68,20 @@ class Forgetting(StoreBase):
         """Replace the archive's table and people, if it is still as it was read (False if
         it changed, moved or expired meanwhile: read it again). It keeps its TTL."""
         client = await self._client()
-        args = [archived.data, data, json.dumps(user_ids(players)), check_part("user", creator)]
-        return bool(await _FORGET_ARCHIVE(client, [archived.key], args))
+        plan = ForgetArchivePlan(
+            read=archived.data,
+            data=data,
+            players=json.dumps(user_ids(players)),
+            creator=check_part("user", creator),
+        )
+        return bool(await _FORGET_ARCHIVE(client, [archived.key], [plan.to_json()]))
 
     @guarded
     async def drop_archive(self, archived: Archived) -> bool:
         """Delete an archive no table can be read from, if it is still as it was read."""
         client = await self._client()
-        return bool(await _FORGET_ARCHIVE(client, [archived.key], [archived.data, "", "", ""]))
+        plan = ForgetArchivePlan(read=archived.data, data="")
+        return bool(await _FORGET_ARCHIVE(client, [archived.key], [plan.to_json()]))
 
     @guarded
     async def forget_user(self, platform: str, user_id: str) -> int:

@@ -14,7 +14,8 @@ from .connecting import Script
 from .errors import AlreadyExists, Conflict, NotFound
 from .keys import GAME_PATTERN, Channel, GameRecord, check_part, user_ids
 from .moving import Moving
-from .scripts import ARCHIVE, CREATE, SAVE, ArchivePlan, CreatePlan, SavePlan
+from .plans import ArchivePlan, CreatePlan, SavePlan
+from .scripts import ARCHIVE, CREATE, SAVE
 from .settled import confirm_absent
 from .users import reindex
 

@@ -13,7 +13,6 @@ of a table marked moving finishes its move first.
 from __future__ import annotations
 
 import json
-import uuid
 from dataclasses import dataclass
 from typing import cast
 
@@ -21,115 +20,133 @@ from .base import StoreBase, guarded
 from .connecting import Script
 from .errors import AlreadyExists, StoreError
 from .keys import Channel, GameRecord
+from .plans import BeginMovePlan, CopyMovePlan, EndMovePlan
 from .users import reindex
 
 __all__ = ["Move", "Moving"]
 
-# KEYS (old bucket): game, chat, last, deadlines, claims, moved. ARGV: new channel, op,
-# deadline member prefix, archive key prefix. Marks the table (unless already marked for
-# the same channel) and replies {'ok', op, snapshot JSON}; {'elsewhere', channel} if marked
-# for another one; without a table, {'none', moved pointer, snapshot without the game}.
+# KEYS (old bucket): game, chat, last, deadlines, claims, moved. ARGV: a `BeginMovePlan`.
+# Marks the table (unless already marked for the same channel) and replies {'ok', op,
+# snapshot JSON}; {'elsewhere', channel} if marked for another one; without a table, {'none',
+# moved pointer, snapshot without the game}.
 _BEGIN = """
-local game = redis.call('HGETALL', KEYS[1])
+local game_key, chat_key, last_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local claims_key, moved_key = KEYS[5], KEYS[6]
+local plan = cjson.decode(ARGV[1])
+local game = redis.call('HGETALL', game_key)
 local state, op = 'none', ''
 if #game > 0 then
-  local moving = redis.call('HGET', KEYS[1], 'moving')
-  if moving and moving ~= ARGV[1] then return {'elsewhere', moving, ''} end
+  local moving = redis.call('HGET', game_key, 'moving')
+  if moving and moving ~= plan.new_channel then return {'elsewhere', moving, ''} end
   if not moving then
-    local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
-    redis.call('HSET', KEYS[1], 'moving', ARGV[1], 'move_op', ARGV[2], 'version', version + 1)
-    game = redis.call('HGETALL', KEYS[1])
+    local version = tonumber(redis.call('HGET', game_key, 'version'))
+    redis.call('HSET', game_key, 'moving', plan.new_channel, 'move_op', plan.op,
+      'version', version + 1)
+    game = redis.call('HGETALL', game_key)
   end
-  state, op = 'ok', redis.call('HGET', KEYS[1], 'move_op')
+  state, op = 'ok', redis.call('HGET', game_key, 'move_op')
 else
-  op = redis.call('GET', KEYS[6]) or ''
+  op = redis.call('GET', moved_key) or ''
 end
-local snap = {game = game, chat = redis.call('HGETALL', KEYS[2]), deadlines = {}}
-local last = redis.call('GET', KEYS[3])
+local snap = {game = game, chat = redis.call('HGETALL', chat_key), deadlines = {}}
+local last = redis.call('GET', last_key)
 if last then
-  snap.last = {last, redis.call('PTTL', KEYS[3])}
-  snap.archive = redis.call('HGETALL', ARGV[4] .. last)
-  snap.archive_ttl = redis.call('PTTL', ARGV[4] .. last)
+  snap.last = {last, redis.call('PTTL', last_key)}
+  snap.archive = redis.call('HGETALL', plan.archive_prefix .. last)
+  snap.archive_ttl = redis.call('PTTL', plan.archive_prefix .. last)
 end
-local prefix = ARGV[3]
-local rows = redis.call('ZRANGE', KEYS[4], 0, -1, 'WITHSCORES')
+local prefix = plan.deadline_prefix
+local rows = redis.call('ZRANGE', deadlines_key, 0, -1, 'WITHSCORES')
 for i = 1, #rows, 2 do
   if string.sub(rows[i], 1, #prefix) == prefix then
-    local token = redis.call('HGET', KEYS[5], rows[i]) or ''
+    local token = redis.call('HGET', claims_key, rows[i]) or ''
     table.insert(snap.deadlines, {string.sub(rows[i], #prefix + 1), rows[i + 1], token})
   end
 end
 return {state, op, cjson.encode(snap)}
 """
 
-# KEYS (new bucket): game, chat, last, deadlines, claims. ARGV: op ('' without a table),
-# snapshot, deadline member prefix, archive key prefix. Nothing already at the new channel
-# is overwritten.
+# KEYS (new bucket): game, chat, last, deadlines, claims. ARGV: a `CopyMovePlan`. Nothing
+# already at the new channel is overwritten.
 _COPY = """
-local snap = cjson.decode(ARGV[2])
-if ARGV[1] ~= '' then
-  if redis.call('EXISTS', KEYS[1]) == 1 then
-    if redis.call('HGET', KEYS[1], 'move_op') == ARGV[1] then return 'ok' end
+local game_key, chat_key, last_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local claims_key = KEYS[5]
+local plan = cjson.decode(ARGV[1])
+local snap = cjson.decode(plan.snapshot)
+if plan.op ~= '' then
+  if redis.call('EXISTS', game_key) == 1 then
+    if redis.call('HGET', game_key, 'move_op') == plan.op then return 'ok' end
     return 'exists'
   end
   for i = 1, #snap.game, 2 do
-    if snap.game[i] ~= 'moving' then redis.call('HSET', KEYS[1], snap.game[i], snap.game[i + 1]) end
+    if snap.game[i] ~= 'moving' then
+      redis.call('HSET', game_key, snap.game[i], snap.game[i + 1])
+    end
   end
 end
-for i = 1, #snap.chat, 2 do redis.call('HSETNX', KEYS[2], snap.chat[i], snap.chat[i + 1]) end
-if snap.last and redis.call('EXISTS', KEYS[3]) == 0 then
+for i = 1, #snap.chat, 2 do redis.call('HSETNX', chat_key, snap.chat[i], snap.chat[i + 1]) end
+if snap.last and redis.call('EXISTS', last_key) == 0 then
   local id, ttl = snap.last[1], tonumber(snap.last[2])
-  if ttl > 0 then redis.call('SET', KEYS[3], id, 'PX', ttl) else redis.call('SET', KEYS[3], id) end
-  local dest = ARGV[4] .. id
+  if ttl > 0 then
+    redis.call('SET', last_key, id, 'PX', ttl)
+  else
+    redis.call('SET', last_key, id)
+  end
+  local dest = plan.archive_prefix .. id
   if #snap.archive > 0 and redis.call('EXISTS', dest) == 0 then
     redis.call('HSET', dest, unpack(snap.archive))
     if tonumber(snap.archive_ttl) > 0 then redis.call('PEXPIRE', dest, snap.archive_ttl) end
   end
 end
+local prefix = plan.deadline_prefix
 for _, row in ipairs(snap.deadlines) do
-  redis.call('ZADD', KEYS[4], 'NX', row[2], ARGV[3] .. row[1])
-  if row[3] ~= '' then redis.call('HSETNX', KEYS[5], ARGV[3] .. row[1], row[3]) end
+  redis.call('ZADD', deadlines_key, 'NX', row[2], prefix .. row[1])
+  if row[3] ~= '' then redis.call('HSETNX', claims_key, prefix .. row[1], row[3]) end
 end
 return 'ok'
 """
 
-# KEYS (old bucket): game, chat, last, deadlines, claims, moved. ARGV: op ('' without a
-# table), new channel, pointer ttl, deadline member prefix, archive key prefix.
+# KEYS (old bucket): game, chat, last, deadlines, claims, moved. ARGV: an `EndMovePlan`.
 _END = """
-if ARGV[1] ~= '' then
-  local marked = redis.call('HMGET', KEYS[1], 'move_op', 'moving')
-  if marked[1] ~= ARGV[1] or not marked[2] then
-    if redis.call('GET', KEYS[6]) == ARGV[2] then return 'ok' end
+local game_key, chat_key, last_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local claims_key, moved_key = KEYS[5], KEYS[6]
+local plan = cjson.decode(ARGV[1])
+if plan.op ~= '' then
+  local marked = redis.call('HMGET', game_key, 'move_op', 'moving')
+  if marked[1] ~= plan.op or not marked[2] then
+    if redis.call('GET', moved_key) == plan.new_channel then return 'ok' end
     return 'gone'
   end
-elseif redis.call('EXISTS', KEYS[1]) == 1 then
+elseif redis.call('EXISTS', game_key) == 1 then
   return 'live'
 end
-local last = redis.call('GET', KEYS[3])
-if last then redis.call('DEL', ARGV[5] .. last) end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
-local prefix = ARGV[4]
-for _, member in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
-  if string.sub(member, 1, #prefix) == prefix then redis.call('ZREM', KEYS[4], member) end
+local last = redis.call('GET', last_key)
+if last then redis.call('DEL', plan.archive_prefix .. last) end
+redis.call('DEL', game_key, chat_key, last_key)
+local prefix = plan.deadline_prefix
+for _, member in ipairs(redis.call('ZRANGE', deadlines_key, 0, -1)) do
+  if string.sub(member, 1, #prefix) == prefix then redis.call('ZREM', deadlines_key, member) end
 end
-for _, member in ipairs(redis.call('HKEYS', KEYS[5])) do
-  if string.sub(member, 1, #prefix) == prefix then redis.call('HDEL', KEYS[5], member) end
+for _, member in ipairs(redis.call('HKEYS', claims_key)) do
+  if string.sub(member, 1, #prefix) == prefix then redis.call('HDEL', claims_key, member) end
 end
-redis.call('SET', KEYS[6], ARGV[2], 'EX', ARGV[3])
+redis.call('SET', moved_key, plan.new_channel, 'EX', plan.ttl)
 return 'ok'
 """
 
-# KEYS (old bucket): game, moved. ARGV: op, new channel. Lifts a mark the copy could not
-# honour; 'moved' if the move had been finished by another process meanwhile.
+# KEYS (old bucket): game, moved. ARGV: op, new channel (two: no plan). Lifts a mark the
+# copy could not honour; 'moved' if the move had been finished by another process meanwhile.
 _ABORT = """
-local marked = redis.call('HMGET', KEYS[1], 'move_op', 'moving')
-if marked[1] == ARGV[1] and marked[2] then
-  local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
-  redis.call('HDEL', KEYS[1], 'moving', 'move_op')
-  redis.call('HSET', KEYS[1], 'version', version + 1)
+local game_key, moved_key = KEYS[1], KEYS[2]
+local op, new_channel = ARGV[1], ARGV[2]
+local marked = redis.call('HMGET', game_key, 'move_op', 'moving')
+if marked[1] == op and marked[2] then
+  local version = tonumber(redis.call('HGET', game_key, 'version'))
+  redis.call('HDEL', game_key, 'moving', 'move_op')
+  redis.call('HSET', game_key, 'version', version + 1)
   return 'aborted'
 end
-if redis.call('GET', KEYS[2]) == ARGV[2] then return 'moved' end
+if redis.call('GET', moved_key) == new_channel then return 'moved' end
 return 'gone'
 """
 
@@ -184,7 +201,13 @@ class Moving(StoreBase):
                 old.claims_key,
                 old.moved_key,
             ],
-            [str(new), uuid.uuid4().hex, f"{old}:", old.archive_key("")],
+            [
+                BeginMovePlan(
+                    new_channel=str(new),
+                    deadline_prefix=f"{old}:",
+                    archive_prefix=old.archive_key(""),
+                ).to_json()
+            ],
         )
         if state == "elsewhere":
             raise StoreError(f"{old} is being moved to {op}, not to {new}")
@@ -203,7 +226,14 @@ class Moving(StoreBase):
         status = await COPY(
             client,
             [new.game_key, new.settings_key, new.last_key, new.deadlines_key, new.claims_key],
-            [move.op, move.snapshot, f"{new}:", new.archive_key("")],
+            [
+                CopyMovePlan(
+                    op=move.op,
+                    snapshot=move.snapshot,
+                    deadline_prefix=f"{new}:",
+                    archive_prefix=new.archive_key(""),
+                ).to_json()
+            ],
         )
         if status != "exists":
             return
@@ -228,7 +258,15 @@ class Moving(StoreBase):
                 old.claims_key,
                 old.moved_key,
             ],
-            [move.op, str(move.new), self._archive_ttl, f"{old}:", old.archive_key("")],
+            [
+                EndMovePlan(
+                    op=move.op,
+                    new_channel=str(move.new),
+                    ttl=self._archive_ttl,
+                    deadline_prefix=f"{old}:",
+                    archive_prefix=old.archive_key(""),
+                ).to_json()
+            ],
         )
         if move.players:
             await reindex(client, old.platform, old.channel_id, remove=move.players)

@@ -13,16 +13,19 @@ from typing import cast
 from .base import StoreBase, guarded
 from .connecting import Script
 from .keys import Channel
+from .plans import PostPlan
 
 __all__ = ["POSTS_KEPT", "Outbox"]
 
 POSTS_KEPT = 86400  # seconds a waiting reply is kept for its platform
 
-# KEYS: posts, bucket deadlines. ARGV: reply, due, ttl, deadline member.
+# KEYS: posts, bucket deadlines. ARGV: a `PostPlan`.
 _POST = Script("""
-redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[4])
+local posts_key, deadlines_key = KEYS[1], KEYS[2]
+local plan = cjson.decode(ARGV[1])
+redis.call('RPUSH', posts_key, plan.reply)
+redis.call('EXPIRE', posts_key, plan.ttl)
+redis.call('ZADD', deadlines_key, plan.due, plan.member)
 return 1
 """)
 
@@ -42,7 +45,8 @@ class Outbox(StoreBase):
         client = await self._client()
         keys = [channel.posts_key, channel.deadlines_key]
         member = channel.deadline_member("post")
-        await _POST(client, keys, [reply, repr(self._clock()), POSTS_KEPT, member])
+        plan = PostPlan(reply=reply, due=repr(self._clock()), ttl=POSTS_KEPT, member=member)
+        await _POST(client, keys, [plan.to_json()])
 
     @guarded
     async def take(self, channel: Channel) -> list[str]:

@@ -28,6 +28,7 @@ from typing import Literal, cast
 from .base import StoreBase, guarded
 from .connecting import Script
 from .keys import check_part
+from .plans import ApplyPerson, ApplyPlan, ApplyPlayer
 from .scripts import APPLY
 
 __all__ = ["PREFIX", "Applied", "Player", "Ratings", "Update"]
@@ -125,23 +126,20 @@ class Ratings(StoreBase):
                 _key("opponents", game, player),
                 _key("boards", player),
             ]
-        plan = {
-            "players": [
-                {
-                    "key": _player_key(u.key),
-                    "before": u.before,
-                    "value": u.player.to_json(),
-                    "ordinal": u.ordinal,
-                }
+        plan = ApplyPlan(
+            ref=ref,
+            short=check_part("short", short),
+            ended=repr(ended),
+            players=tuple(
+                ApplyPlayer(_player_key(u.key), u.before, u.player.to_json(), u.ordinal)
                 for u in updates
-            ],
-            "members": [_player_key(u.key) for u in updates],
-            "people": [{"opponents": [_player_key(o) for o in u.opponents]} for u in people],
-            "board": board,
-        }
+            ),
+            members=tuple(_player_key(u.key) for u in updates),
+            people=tuple(ApplyPerson(tuple(_player_key(o) for o in u.opponents)) for u in people),
+            board=board,
+        )
         client = await self._client()
-        args = [ref, check_part("short", short), repr(ended), json.dumps(plan)]
-        answer = await _APPLY(client, keys, args)
+        answer = await _APPLY(client, keys, [plan.to_json()])
         return cast(Applied, str(answer))
 
     @guarded

@@ -2,8 +2,8 @@
 of one slot (one channel's bucket, see `keys`), so redis-py routes it by its first key on a
 cluster as on one Redis.
 
-A script with more than a few arguments takes one, a `Plan` (JSON) with named fields, and
-names its KEYS (positional, as a cluster routes by them) at its top.
+A script with more than two arguments takes one, a plan (JSON, `plans`) with named fields,
+and names its KEYS (positional, as a cluster routes by them) at its top.
 
 Replies are {status, value...}. Redis does not roll back a script that fails halfway, so each
 decodes its inputs before its first write. Every write carries a random operation id, so a
@@ -11,10 +11,6 @@ write that redis-py resends after a lost reply is recognised as already applied.
 """
 
 from __future__ import annotations
-
-import json
-import uuid
-from dataclasses import asdict, dataclass, field
 
 __all__ = [
     "APPLY",
@@ -26,10 +22,6 @@ __all__ = [
     "FORGET_ARCHIVE",
     "RENEW",
     "SAVE",
-    "ArchivePlan",
-    "CreatePlan",
-    "Plan",
-    "SavePlan",
 ]
 
 # Where CREATE, SAVE and ARCHIVE say which table changed ("<platform>:<channel>"), in the same
@@ -119,87 +111,26 @@ redis.call('PUBLISH', 'fc:changed', plan.channel)
 return {'ok', dest, cur[3]}
 """
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Plan:
-    """A script's one ARGV, its fields by name (`cjson.decode` in the Lua). Values go to Redis
-    as they are: times are already text (`repr`), so Lua never reformats a float; a None field
-    is left out (nil in the Lua)."""
-
-    def to_json(self) -> str:
-        fields = {k: v for k, v in asdict(self).items() if v is not None}
-        # Not \u-escaped: the Lua gets the very bytes redis-py would have sent.
-        return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
-
-
-def _op() -> str:
-    return uuid.uuid4().hex
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CreatePlan(Plan):
-    """CREATE's fields: a new table at version 1."""
-
-    channel: str  # "<platform>:<channel>", published
-    game_id: str
-    data: str
-    now: str
-    creator: str
-    players: str  # user ids (JSON), stored as they are
-    language: str
-    op: str = field(default_factory=_op)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SavePlan(Plan):
-    """SAVE's fields: the new data if the version is still `version`, and deadlines set
-    (`schedule`: kind -> due) or cancelled (`cancel`) in the same step."""
-
-    channel: str  # "<platform>:<channel>": published, and its deadlines' member prefix
-    version: int
-    data: str
-    now: str
-    players: str | None = None  # user ids (JSON); None keeps them
-    schedule: dict[str, str] = field(default_factory=dict)
-    cancel: tuple[str, ...] = ()
-    op: str = field(default_factory=_op)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ArchivePlan(Plan):
-    """ARCHIVE's fields: `data` (the last version) and `result` (kept under `game_id`) are
-    written only if given; `version`, if given, must still be the live one's."""
-
-    channel: str  # "<platform>:<channel>": published, and its deadlines' member prefix
-    archive_prefix: str  # the channel's archive key without the game id
-    now: str
-    ttl: int  # seconds the archive and the last pointer are kept
-    game_id: str
-    cancel: tuple[str, ...] = ()
-    version: int | None = None
-    data: str | None = None
-    result: str | None = None
-    op: str = field(default_factory=_op)
-
-
 # An ended game's archive with a forgotten person's seat made anonymous (`forget me`), only if
 # it is still the one read: one moved to another chat meanwhile is renamed, and a write to its
 # old key would make a new key that never expires. HSET keeps the archive's TTL.
 # Its version moves on and its chat is published, as for a move: a page or picture of it kept
 # by any process (`bot/web/hub.py`) or browser, by version, is not shown again.
-# KEYS: archive (`fc:{..}:archive:<platform>:<chat>:<game id>`). ARGV: data as read, new data
-# ('' deletes the archive), players (JSON), creator.
+# KEYS: archive (`fc:{..}:archive:<platform>:<chat>:<game id>`). ARGV: a `ForgetArchivePlan`.
 # Replies 1 if written, 0 if the archive changed or is gone.
 FORGET_ARCHIVE = """
-if redis.call('HGET', KEYS[1], 'data') ~= ARGV[1] then return 0 end
+local archive_key = KEYS[1]
+local plan = cjson.decode(ARGV[1])
+if redis.call('HGET', archive_key, 'data') ~= plan.read then return 0 end
 local parts = {}
-for part in string.gmatch(KEYS[1], '[^:]+') do parts[#parts + 1] = part end
+for part in string.gmatch(archive_key, '[^:]+') do parts[#parts + 1] = part end
 local written = 1
-if ARGV[2] == '' then
-  written = redis.call('DEL', KEYS[1])
+if plan.data == '' then
+  written = redis.call('DEL', archive_key)
 else
-  redis.call('HSET', KEYS[1], 'data', ARGV[2], 'players', ARGV[3], 'creator', ARGV[4])
-  redis.call('HINCRBY', KEYS[1], 'version', 1)
+  redis.call('HSET', archive_key, 'data', plan.data, 'players', plan.players,
+    'creator', plan.creator)
+  redis.call('HINCRBY', archive_key, 'version', 1)
 end
 redis.call('PUBLISH', 'fc:changed', parts[#parts - 2] .. ':' .. parts[#parts - 1])
 return written
@@ -207,41 +138,49 @@ return written
 
 # A claim is a lease: the deadline moves to the lease's end, so it comes due again unless
 # `done` (or a new schedule) replaces it. A resent claim with the same token still wins.
-# KEYS: bucket deadlines, bucket claims. ARGV: member, due, lease end, token.
+# KEYS: bucket deadlines, bucket claims. ARGV: a `ClaimPlan` (`new_due`: the lease's end).
 CLAIM = """
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+local deadlines_key, claims_key = KEYS[1], KEYS[2]
+local plan = cjson.decode(ARGV[1])
+local score = redis.call('ZSCORE', deadlines_key, plan.member)
 if not score then return 0 end
-if tonumber(score) == tonumber(ARGV[2]) then
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-  redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+if tonumber(score) == tonumber(plan.due) then
+  redis.call('ZADD', deadlines_key, plan.new_due, plan.member)
+  redis.call('HSET', claims_key, plan.member, plan.token)
   return 1
 end
-if tonumber(score) == tonumber(ARGV[3]) and redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[4] then
+if tonumber(score) == tonumber(plan.new_due)
+  and redis.call('HGET', claims_key, plan.member) == plan.token then
   return 1
 end
 return 0
 """
 
 # A lease still held (same token, same end) is pushed back to a new end; a resend wins too.
-# KEYS: bucket deadlines, bucket claims. ARGV: member, lease end, new end, token.
+# KEYS: bucket deadlines, bucket claims. ARGV: a `ClaimPlan` (`due`: the lease's end,
+# `new_due`: the new end).
 RENEW = """
-if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[4] then return 0 end
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+local deadlines_key, claims_key = KEYS[1], KEYS[2]
+local plan = cjson.decode(ARGV[1])
+if redis.call('HGET', claims_key, plan.member) ~= plan.token then return 0 end
+local score = redis.call('ZSCORE', deadlines_key, plan.member)
 if not score then return 0 end
-if tonumber(score) == tonumber(ARGV[2]) or tonumber(score) == tonumber(ARGV[3]) then
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+if tonumber(score) == tonumber(plan.due) or tonumber(score) == tonumber(plan.new_due) then
+  redis.call('ZADD', deadlines_key, plan.new_due, plan.member)
   return 1
 end
 return 0
 """
 
-# KEYS: bucket deadlines, bucket claims. ARGV: member, lease end, token.
+# KEYS: bucket deadlines, bucket claims. ARGV: a `LeasePlan` (`due`: the lease's end).
 DONE = """
-if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[3] then return 0 end
-redis.call('HDEL', KEYS[2], ARGV[1])
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if score and tonumber(score) == tonumber(ARGV[2]) then
-  redis.call('ZREM', KEYS[1], ARGV[1])
+local deadlines_key, claims_key = KEYS[1], KEYS[2]
+local plan = cjson.decode(ARGV[1])
+if redis.call('HGET', claims_key, plan.member) ~= plan.token then return 0 end
+redis.call('HDEL', claims_key, plan.member)
+local score = redis.call('ZSCORE', deadlines_key, plan.member)
+if score and tonumber(score) == tonumber(plan.due) then
+  redis.call('ZREM', deadlines_key, plan.member)
   return 1
 end
 return 0
@@ -251,35 +190,37 @@ return 0
 # worked the new ratings out from what it read; if any of its players has played a game since
 # (their count of games moved), nothing is written and it reads again.
 # KEYS: applied, ratings (game), board (game), ids, members (game, community), then for each
-# person: history, opponents (game), boards they are on. ARGV: reference, short id, end time,
-# plan (JSON: players [{key, before, value, ordinal}], people [{opponents}], board, members).
+# of the plan's people: history, opponents (game), boards they are on. ARGV: an `ApplyPlan`.
 APPLY = """
-if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 'applied' end
-local plan = cjson.decode(ARGV[4])
-for _, p in ipairs(plan.players) do
-  local cur = redis.call('HGET', KEYS[2], p.key)
+local applied_key, ratings_key, board_key, ids_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local members_key = KEYS[5]
+local plan = cjson.decode(ARGV[1])
+if redis.call('SISMEMBER', applied_key, plan.ref) == 1 then return 'applied' end
+for _, player in ipairs(plan.players) do
+  local cur = redis.call('HGET', ratings_key, player.key)
   local games = 0
   if cur then games = cjson.decode(cur).games end
-  if games ~= p.before then return 'retry' end
+  if games ~= player.before then return 'retry' end
 end
-for _, p in ipairs(plan.players) do
-  redis.call('HSET', KEYS[2], p.key, p.value)
-  redis.call('ZADD', KEYS[3], p.ordinal, p.key)
+for _, player in ipairs(plan.players) do
+  redis.call('HSET', ratings_key, player.key, player.value)
+  redis.call('ZADD', board_key, player.ordinal, player.key)
 end
-for _, key in ipairs(plan.members) do redis.call('SADD', KEYS[5], key) end
+for _, key in ipairs(plan.members) do redis.call('SADD', members_key, key) end
 local k = 6
-for _, p in ipairs(plan.people) do
-  redis.call('ZADD', KEYS[k], ARGV[3], ARGV[1])
-  for _, o in ipairs(p.opponents) do redis.call('HINCRBY', KEYS[k + 1], o, 1) end
-  redis.call('SADD', KEYS[k + 2], plan.board)
+for _, person in ipairs(plan.people) do
+  local history_key, opponents_key, boards_key = KEYS[k], KEYS[k + 1], KEYS[k + 2]
+  redis.call('ZADD', history_key, plan.ended, plan.ref)
+  for _, o in ipairs(person.opponents) do redis.call('HINCRBY', opponents_key, o, 1) end
+  redis.call('SADD', boards_key, plan.board)
   k = k + 3
 end
-local prior = redis.call('HGET', KEYS[4], ARGV[2])
+local prior = redis.call('HGET', ids_key, plan.short)
 if prior then
-  redis.call('HSET', KEYS[4], ARGV[2], prior .. ' ' .. ARGV[1])
+  redis.call('HSET', ids_key, plan.short, prior .. ' ' .. plan.ref)
 else
-  redis.call('HSET', KEYS[4], ARGV[2], ARGV[1])
+  redis.call('HSET', ids_key, plan.short, plan.ref)
 end
-redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('SADD', applied_key, plan.ref)
 return 'ok'
 """
