@@ -38,12 +38,17 @@ def sampled(views: Sequence[V], most: int = MAX_FRAMES) -> list[V]:
 def palette_frames(
     views: Sequence[V], draw: Callable[[V], Image.Image], palette: Image.Image
 ) -> list[Image.Image]:
-    """One frame per view that changes the picture (`sampled`), mapped to the game's own
-    palette as soon as drawn (a quarter of the memory of RGB frames, and `animate` has nothing
-    left to quantize)."""
-    return [
-        draw(view).quantize(palette=palette, dither=Image.Dither.NONE) for view in sampled(views)
-    ]
+    """One frame per view that changes the picture (`sampled`), on the game's own palette as
+    soon as drawn (a quarter of the memory of RGB frames, and `animate` has nothing left to
+    quantize): a frame drawn on that palette as it is, an RGB one mapped to it."""
+    return [_on_palette(draw(view), palette) for view in sampled(views)]
+
+
+def _on_palette(frame: Image.Image, palette: Image.Image) -> Image.Image:
+    """`frame` on `palette` (nearest colour, no dither): as it is if drawn on it."""
+    if frame.mode == "P" and bytes(frame.getpalette() or ()) == bytes(palette.getpalette() or ()):
+        return frame
+    return frame.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 def animate_views(

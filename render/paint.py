@@ -3,8 +3,8 @@
 Mapping a whole RGB picture to the fixed palette cost 2-5 ms an image (2.3 ns a pixel), more
 than its drawing. On a canvas in P mode:
 - flat shapes (`ImageDraw`, no anti-aliasing) are drawn in a palette colour as they are;
-- opaque sprites (tile art, a static board) are mapped once, when cached, and pasted as they
-  are (`indexed`);
+- opaque sprites (tile art, a static board) are drawn in RGB and mapped once, when first
+  asked for and cached, then pasted as they are (`for_mode`);
 - what blends into the picture (anti-aliased text, an RGBA icon) is painted in RGB on the few
   pixels under it, which are then mapped back (`blended`); over one flat colour, where it
   comes out the same wherever it goes, that patch is cached and pasted (`sprite`, `stamp`).
@@ -58,6 +58,18 @@ def canvas(size: tuple[int, int], colour: RGB, palette: Image.Image) -> Image.Im
     image = Image.new("P", size, nearest(palette, colour))
     image.putpalette(palette_bytes(palette))
     return image
+
+
+def blank(size: tuple[int, int], colour: RGB, palette: Image.Image, mode: str) -> Image.Image:
+    """A picture of `size` filled with `colour`, in `mode`: "P" on `palette` (`canvas`), or
+    "RGB". What is drawn on it reads its mode from the picture itself."""
+    return canvas(size, colour, palette) if mode == "P" else Image.new(mode, size, colour)
+
+
+def for_mode(art: Image.Image, mode: str, palette: Image.Image) -> Image.Image:
+    """An opaque RGB sprite as a canvas of `mode` pastes it: for "P" mapped to `palette`
+    (`indexed`; callers cache what this returns, so a sprite is mapped once), else as it is."""
+    return indexed(art, palette) if mode == "P" else art
 
 
 class Draw(ImageDraw.ImageDraw):

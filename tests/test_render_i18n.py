@@ -295,8 +295,8 @@ def test_a_named_cache_tells_the_bytes_it_holds() -> None:
 
 
 def test_tile_art_cache_stays_within_its_budget() -> None:
-    """Every tile of a 4-player game, turned four ways, plain, hatched and paid, at four sizes:
-    about 90 MB unbounded."""
+    """Every tile of a 4-player game, turned four ways, plain, hatched and paid, at four sizes,
+    for an RGB canvas (3 bytes a pixel, the palette's 1): about 90 MB unbounded."""
     from render import memo
     from render.forbidden_city.tiles import _art
 
@@ -308,7 +308,7 @@ def test_tile_art_cache_stays_within_its_budget() -> None:
                 range(4), (96, 80, 64, 48), (((), ()), ((0,), ()), ((), (0,)))
             ):
                 owner = seat if tile.advisors else None
-                cell_art("tile", tile.rotated(turn).code, owner, size, lit, done)
+                cell_art("tile", tile.rotated(turn).code, owner, size, lit, done, mode="RGB")
                 asked += 1
                 assert _art.total <= ART_CACHE_BYTES
     assert len(_art) < asked * 0.6  # it did drop some

@@ -1,10 +1,14 @@
 """Pictures drawn straight on a palette canvas look as the RGB picture mapped to the palette:
-the table images' PNGs, and the drawing helpers they are made with."""
+the table images' PNGs, and the drawing helpers they are made with. The pictures are drawn on
+one canvas (`images._canvas`, `verbotene_stadt.table._canvas`) and read its mode from it: the
+RGB picture is the same drawing on an RGB canvas."""
 
 from __future__ import annotations
 
 import io
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from PIL import Image, ImageChops
@@ -16,6 +20,7 @@ from render.fonts import stamp
 from render.forbidden_city import (
     hand_image,
     hand_png,
+    images,
     private_image,
     private_png,
     table_image,
@@ -25,10 +30,23 @@ from render.forbidden_city import palette as fc_pal
 from render.forbidden_city.images import encode
 from render.verbotene_stadt import palette as vs_pal
 from render.verbotene_stadt import preview_image, preview_png
+from render.verbotene_stadt import table as vs_table
 from render.verbotene_stadt import table_image as stadt_image
 from render.verbotene_stadt import table_png as stadt_png
+from render.verbotene_stadt.table import frame_image
 
 NAMES = {"purple": "Ann", "yellow": "Bøb", "red": "<Cy>", "blue": "Di 🐉"}
+
+
+@contextmanager
+def _on_rgb() -> Iterator[None]:
+    """Within it, the pictures are drawn on an RGB canvas: the drawing their PNGs show, as it
+    was drawn before palette canvases, unmapped."""
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(images, "_canvas", lambda size, colour: Image.new("RGB", size, colour))
+        canvas = vs_table._canvas
+        patched.setattr(vs_table, "_canvas", lambda board, height, _: canvas(board, height, "RGB"))
+        yield
 
 
 def _decoded(png: bytes) -> Image.Image:
@@ -37,6 +55,7 @@ def _decoded(png: bytes) -> Image.Image:
 
 def _mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
     """The RGB picture as the palette shows it: what every PNG of it was before."""
+    assert image.mode == "RGB"
     return image.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
 
 
@@ -59,7 +78,8 @@ def _tile_game(moves: int) -> Game:
 def test_the_tables_png_is_the_rgb_table_mapped_to_the_palette_pixel_for_pixel() -> None:
     for moves in (0, 12, 40):
         view = _tile_game(moves).view(None)
-        expected = _mapped(table_image(view, NAMES), fc_pal.palette_image())
+        with _on_rgb():
+            expected = _mapped(table_image(view, NAMES), fc_pal.palette_image())
         assert _differing(_decoded(table_png(view, NAMES)), expected) == (0, 0), moves
 
 
@@ -67,7 +87,8 @@ def test_a_tile_in_hands_png_is_the_rgb_picture_mapped_to_the_palette_pixel_for_
     game = _tile_game(12)
     for seat in game.players:  # the seat to play, and seats waiting; one with an emoji name
         view = game.view(seat)
-        expected = _mapped(hand_image(view, NAMES), fc_pal.palette_image())
+        with _on_rgb():
+            expected = _mapped(hand_image(view, NAMES), fc_pal.palette_image())
         assert _differing(_decoded(hand_png(view, NAMES)), expected) == (0, 0), seat
 
 
@@ -76,7 +97,9 @@ def test_a_turn_pictures_png_differs_only_at_a_few_text_edges() -> None:
     white: a few hundred edge pixels, a few levels apart."""
     view = (game := _tile_game(20)).view(game.current)
     drawn = _decoded(private_png(view, NAMES))
-    count, most = _differing(drawn, _mapped(private_image(view, NAMES), fc_pal.palette_image()))
+    with _on_rgb():
+        rgb = private_image(view, NAMES)
+    count, most = _differing(drawn, _mapped(rgb, fc_pal.palette_image()))
     assert count < drawn.width * drawn.height // 1000 and most <= 32
 
 
@@ -89,7 +112,10 @@ def test_die_verbotene_stadts_pngs_differ_only_at_a_few_text_edges() -> None:
     for seat in (None, game.players[0]):
         view = game.view(seat)
         drawn = _decoded(stadt_png(view, NAMES))
-        count, most = _differing(drawn, _mapped(stadt_image(view, NAMES), vs_pal.palette_image()))
+        with _on_rgb():
+            rgb = stadt_image(view, NAMES)
+        assert frame_image(view, NAMES).tobytes() == rgb.tobytes()  # a replay's frame
+        count, most = _differing(drawn, _mapped(rgb, vs_pal.palette_image()))
         assert count < drawn.width * drawn.height // 1000 and most <= 48, seat
     view = game.view(game.players[0])
     official = next(iter(view.officials))
@@ -98,7 +124,8 @@ def test_die_verbotene_stadts_pngs_differ_only_at_a_few_text_edges() -> None:
             drawn = _decoded(preview_png(view, NAMES, official, [slide]))
         except ValueError:
             continue
-        rgb = preview_image(view, NAMES, official, [slide])
+        with _on_rgb():
+            rgb = preview_image(view, NAMES, official, [slide])
         count, most = _differing(drawn, _mapped(rgb, vs_pal.palette_image()))
         assert count < drawn.width * drawn.height // 1000 and most <= 48, slide
 

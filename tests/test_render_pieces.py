@@ -34,9 +34,9 @@ def _positions() -> Iterator[tuple[str, SeatView, Bounds | None]]:
 
 
 def _drawn(seen: SeatView, shown: Bounds | None) -> list[Image.Image]:
-    pictures = [images.table_image(seen, shown=shown, indexed=True)]
+    pictures = [images.table_image(seen, shown=shown)]
     if not seen.over and seen.to_play == seen.seat:
-        pictures.append(images.private_image(seen, indexed=True))
+        pictures.append(images.private_image(seen))
     return pictures
 
 
@@ -76,7 +76,7 @@ def test_a_spot_on_a_cell_that_is_not_bare_is_drawn_over_what_is_there() -> None
     mine = game.view(game.current)
     p = images.plan(mine, None, "private")
     spot = spots(mine)[0]
-    canvas = images.private_image(mine, indexed=True)
+    canvas = images.private_image(mine)
     left, top = p.layout.cell_box(spot.x, spot.y)[:2]
     canvas.paste(0, (left + 2, top + 2, left + 6, top + 6))  # something on the cell
     before = canvas.copy()

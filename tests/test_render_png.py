@@ -99,7 +99,7 @@ def test_a_picture_pillow_keeps_in_several_blocks_is_encoded_all_the_same() -> N
 def test_a_table_shows_the_same_picture_as_pillows_own_png_of_it() -> None:
     """The hand encoder is kept for its speed alone (docs/operations.md, "The PNG encoder"):
     a drawn table, decoded, has the indices and the palette Pillow's own PNG of it has."""
-    drawn = table_image(late_game().view(None), indexed=True)
+    drawn = table_image(late_game().view(None))
     ours = Image.open(io.BytesIO(png.indexed_png(drawn)))
     theirs_file = io.BytesIO()
     drawn.save(theirs_file, format="PNG", compress_level=1)

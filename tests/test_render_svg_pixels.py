@@ -223,7 +223,7 @@ async def tile_difference(
     cell size, the last tile's ring left out of both."""
     with monkeypatch.context() as patched:
         patched.setattr(fc_table, "_badge", lambda *args: None)
-        picture = images.table_image(view)
+        picture = images.table_image(view).convert("RGB")
     layout = images.plan(view, None, "table").layout
     b, cell = layout.bounds, layout.cell
     width, height = b.cols * cell, b.rows * cell
@@ -329,7 +329,8 @@ async def stadt_difference(
     inset = 3  # the frame's half within the board (`art.frame`)
     left, top = ox + inset, oy + inset
     width, height = board.width * SQUARE - 2 * inset, board.height * SQUARE - 2 * inset
-    png = vs_table.table_image(view, board=board).crop((left, top, left + width, top + height))
+    png = vs_table.table_image(view, board=board).convert("RGB")
+    png = png.crop((left, top, left + width, top + height))
     box = (left, top, width, height)
     drawn = await shot(page, svg or vs_svg.board_svg(view, board=board), box, png.size)
     return difference(png, drawn)

@@ -21,6 +21,7 @@ from engine.verbotene_stadt.players import choose_simple
 from render.verbotene_stadt import palette as pal
 from render.verbotene_stadt import table_image
 from render.verbotene_stadt.panel import Box, panel_layout
+from render.verbotene_stadt.table import frame_image
 
 NAMES = {"north": "Ann", "east": "Bob", "south": "Chloé", "west": "Dmitri"}
 PANEL = (50, 58, 68)
@@ -93,7 +94,7 @@ def test_every_card_is_drawn_whole_inside_the_panel(
     hands: list[list[str]], seat: str | None
 ) -> None:
     view = _position(hands).view(seat)
-    image = table_image(view, NAMES).convert("RGB")
+    image = frame_image(view, NAMES)  # in RGB: the cards' own colours, unmapped
     plan = panel_layout(view, image.height)
     boxes = [box for seat_cards in plan.cards.values() for _, box in seat_cards]
     for name, seat_cards in plan.cards.items():

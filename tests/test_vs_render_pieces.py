@@ -39,7 +39,7 @@ VIEWS = list(_views())
 def _in_place(view: SeatView, monkeypatch: pytest.MonkeyPatch) -> Image.Image:
     with monkeypatch.context() as patched:  # no official from the cache
         patched.setattr(table, "_pawns", types.SimpleNamespace(get=lambda key, make: None))
-        return table.table_image(view, indexed=True)
+        return table.table_image(view)
 
 
 def test_the_views_show_officials_on_the_path_in_exile_and_as_a_bribe() -> None:
@@ -52,7 +52,7 @@ def test_the_views_show_officials_on_the_path_in_exile_and_as_a_bribe() -> None:
 def test_pasted_officials_are_the_pixels_drawn_in_place(
     name: str, view: SeatView, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pasted = table.table_image(view, indexed=True)
+    pasted = table.table_image(view)
     assert pasted.tobytes() == _in_place(view, monkeypatch).tobytes(), name
 
 

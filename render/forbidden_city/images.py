@@ -4,10 +4,13 @@ any seat's tile in hand.
 Each is drawn from a seat's view (`Game.view`), never from the game: the channel's pictures
 from the spectator's view, a private one from that seat's, so no picture can show a secret it
 does not belong to. Each is planned first (sizes and where the board goes), then drawn
-straight on a canvas of the fixed palette (`render.paint`) and PNG-encoded; the `*_image`
-functions draw the same in RGB. Planning (`plan`) alone answers `cell_box`, so tests
-probe the exact pixels a player sees. Every text goes through `tr` (see `texts`), so one game
-can be drawn in each table's language.
+straight on a canvas of the fixed palette (`render.paint`, made by `_canvas` alone) and
+PNG-encoded; the `*_image` functions give that canvas before encoding, and a replay's frames
+are drawn the same way. The drawing reads the canvas's mode from the canvas (tile art is
+mapped to the palette once, when first asked for), so it draws as well on an RGB canvas, which
+tests compare with. Planning (`plan`) alone answers `cell_box`, so tests probe the exact
+pixels a player sees. Every text goes through `tr` (see `texts`), so one game can be drawn
+in each table's language.
 """
 
 from __future__ import annotations
@@ -98,15 +101,11 @@ def _compose(
     tr: Translate,
     shown: Bounds | None = None,
     lines: int = 0,
-    indexed: bool = True,
 ) -> Image.Image:
-    """The picture, on a canvas of the fixed palette (P) as it is encoded, or in RGB."""
+    """The picture, on a canvas of the fixed palette (P) as it is encoded."""
     p = plan(seen, names, view, tr, shown=shown, lines=lines, legal=legal)
     status = _status(seen, names, tr, view)
-    if indexed:
-        canvas = paint.canvas((p.width, p.height), pal.TABLE, pal.palette_image())
-    else:
-        canvas = Image.new("RGB", (p.width, p.height), pal.TABLE)
+    canvas = _canvas((p.width, p.height), pal.TABLE)
     draw_header(canvas, _heading(seen, view), names, status, p.caption, tr)
     draw_board(
         canvas,
@@ -121,6 +120,11 @@ def _compose(
         top = p.height - p.panel_h if p.panel_below else p.header_h
         panel(canvas, p, top)
     return canvas
+
+
+def _canvas(size: tuple[int, int], colour: pal.RGB) -> Image.Image:
+    """Every picture's canvas: `size`, filled with `colour`, on the fixed palette."""
+    return paint.canvas(size, colour, pal.palette_image())
 
 
 def encode(image: Image.Image) -> bytes:
@@ -149,10 +153,9 @@ def table_image(
     tr: Translate | None = None,
     shown: Bounds | None = None,
     lines: int = 0,
-    indexed: bool = False,
 ) -> Image.Image:
-    """The table, before encoding: RGB, or on the fixed palette (`indexed`, as `table_png`
-    draws it); `shown` and `lines` as `plan` takes them."""
+    """The table, before encoding, on the fixed palette (as `table_png` encodes it, and as a
+    replay's frame); `shown` and `lines` as `plan` takes them."""
     return _compose(
         view,
         names,
@@ -161,7 +164,6 @@ def table_image(
         tr=t.translator(tr),
         shown=shown,
         lines=lines,
-        indexed=indexed,
     )
 
 
@@ -174,7 +176,7 @@ def table_png(
 ) -> bytes:
     """The table everyone sees after a move (from the spectator's view, `game.view(None)`):
     header, tiles, last tile outlined, rooms closed."""
-    return encode(table_image(view, names, highlight_last=highlight_last, tr=tr, indexed=True))
+    return encode(table_image(view, names, highlight_last=highlight_last, tr=tr))
 
 
 def preview_image(
@@ -183,9 +185,8 @@ def preview_image(
     names: Names = None,
     *,
     tr: Translate | None = None,
-    indexed: bool = False,
 ) -> Image.Image:
-    """The table after a move not played yet (RGB, or on the palette with `indexed`): a gold
+    """The table after a move not played yet (on the palette, as `preview_png` encodes it): a gold
     band says so across the image and the tile's ring is dashed, so it never passes for the
     table after a real move."""
     tr = t.translator(tr)
@@ -206,7 +207,7 @@ def preview_image(
         stamp(canvas, (p.width / 2, top + PREVIEW_BAND / 2), label, 20, pal.INK, bold=True,
               anchor="mm")  # fmt: skip
 
-    return _compose(after(view, move), names, "preview", panel=band, tr=tr, indexed=indexed)
+    return _compose(after(view, move), names, "preview", panel=band, tr=tr)
 
 
 def preview_png(
@@ -216,7 +217,7 @@ def preview_png(
     playing anything: the table with its tile placed and the rooms it closes paid, marked as a
     preview (`cell_box(after(view, move), ..., view="preview")` maps its cells). Raises
     IllegalMove for a move the game would refuse, ValueError for another seat's view."""
-    return encode(preview_image(view, move, names, tr=tr, indexed=True))
+    return encode(preview_image(view, move, names, tr=tr))
 
 
 def _turns(
@@ -232,7 +233,7 @@ def _turns(
         plate = (left - HAND_PLATE, top - HAND_PLATE, left + HAND_TILE + HAND_PLATE - 1,
                  top + HAND_TILE + HAND_PLATE - 1)  # fmt: skip
         draw.rectangle(plate, fill=pal.LABEL)
-        art = cell_art("tile", oriented.code, seat, HAND_TILE, indexed=canvas.mode == "P")
+        art = cell_art("tile", oriented.code, seat, HAND_TILE, mode=canvas.mode)
         canvas.paste(art, (left, top))
         label_xy = (left + HAND_TILE // 2, top + HAND_TILE + 16)
         label_colour = pal.TEXT if turn in used else pal.MUTED
@@ -244,10 +245,9 @@ def private_image(
     names: Names = None,
     *,
     tr: Translate | None = None,
-    indexed: bool = False,
     legal: Sequence[Spot] | None = None,
 ) -> Image.Image:
-    """What `private_png` draws (RGB, or on the palette with `indexed`); `legal` is
+    """What `private_png` draws, before encoding; `legal` is
     `spots(view)`, when the caller has it already."""
     colour, hand = view.seat, view.hand
     if view.over or colour is None or colour != view.to_play or hand is None:
@@ -267,7 +267,7 @@ def private_image(
         left0 = (p.width - 4 * HAND_STEP + 28) // 2
         _turns(canvas, hand, colour, left0, top + 36, used)
 
-    return _compose(view, names, "private", legal=legal, panel=strip, tr=tr, indexed=indexed)
+    return _compose(view, names, "private", legal=legal, panel=strip, tr=tr)
 
 
 def private_png(
@@ -281,7 +281,7 @@ def private_png(
     four turns, the legal spots numbered as `spots(view)` numbers them (`legal`, when the
     caller has them already). A board too large for its spots to read whole is shown in
     part, around them, or grows taller (`plan`): `cell_box` maps its cells all the same."""
-    return encode(private_image(view, names, tr=tr, indexed=True, legal=legal))
+    return encode(private_image(view, names, tr=tr, legal=legal))
 
 
 def hand_tile_box(turn: int) -> Box:
@@ -291,11 +291,9 @@ def hand_tile_box(turn: int) -> Box:
     return (left, top, left + HAND_TILE, top + HAND_TILE)
 
 
-def hand_image(
-    view: SeatView, names: Names = None, *, tr: Translate | None = None, indexed: bool = False
-) -> Image.Image:
-    """A seat's tile in hand, its four turns side by side, and whose turn it is (RGB, or on
-    the palette with `indexed`, as `hand_png` draws it)."""
+def hand_image(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
+    """A seat's tile in hand, its four turns side by side, and whose turn it is (on the
+    palette, as `hand_png` encodes it)."""
     colour, hand = view.seat, view.hand
     if colour is None or hand is None or view.to_play is None:
         raise ValueError("no tile in hand: the game is over, or this is a spectator's view")
@@ -303,10 +301,7 @@ def hand_image(
     to_play = colour == view.to_play
     caption_top = HAND_BAND + MARGIN + HAND_TILE + 34
     size = (HAND_W, caption_top + 34)
-    if indexed:
-        image = paint.canvas(size, pal.HEADER, pal.palette_image())
-    else:
-        image = Image.new("RGB", size, pal.HEADER)
+    image = _canvas(size, pal.HEADER)
     draw = paint.Draw(image)
     draw.rectangle((0, 0, HAND_W, HAND_BAND - 1), fill=pal.TITLE_BAND)
     paint.sprite(image, marker_icon(colour, 30), (PAD, (HAND_BAND - 30) // 2))
@@ -326,7 +321,7 @@ def hand_image(
 def hand_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
     """A seat's tile in hand in its four turns, from its own view, at any time before the end:
     lets players plan while others move."""
-    return encode(hand_image(view, names, tr=tr, indexed=True))
+    return encode(hand_image(view, names, tr=tr))
 
 
 def ranking(seen: SeatView) -> list[tuple[int, str]]:
@@ -340,10 +335,8 @@ def ranking(seen: SeatView) -> list[tuple[int, str]]:
     return ranks
 
 
-def end_image(
-    view: SeatView, names: Names = None, *, tr: Translate | None = None, indexed: bool = False
-) -> Image.Image:
-    """What `end_png` draws (RGB, or on the palette with `indexed`)."""
+def end_image(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> Image.Image:
+    """What `end_png` draws, before encoding."""
     if not view.over:
         raise ValueError("the game is not over")
     tr = t.translator(tr)
@@ -376,14 +369,14 @@ def end_image(
             for code in codes:
                 tile = Tile.parse(code)
                 seat = colour if tile.advisors else None
-                art = cell_art("tile", tile.code, seat, END_TILE, indexed=indexed)
+                art = cell_art("tile", tile.code, seat, END_TILE, mode=canvas.mode)
                 canvas.paste(art, (x, mid - END_TILE // 2))
                 x += END_TILE + 8
 
-    return _compose(view, names, "end", panel=results, tr=tr, indexed=indexed)
+    return _compose(view, names, "end", panel=results, tr=tr)
 
 
 def end_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
     """The final table (from any view of the ended game), the bonus tiles revealed, the
     ranking and the winners."""
-    return encode(end_image(view, names, tr=tr, indexed=True))
+    return encode(end_image(view, names, tr=tr))

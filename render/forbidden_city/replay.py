@@ -41,7 +41,8 @@ def stage(views: Sequence[SeatView], names: Names = None, tr: Translate | None =
 def replay_drawer(
     views: Sequence[SeatView], names: Names = None, *, tr: Translate | None = None
 ) -> Callable[[SeatView], Image.Image]:
-    """Draws any of `views` as a frame of their replay (RGB)."""
+    """Draws any of `views` as a frame of their replay, on the fixed palette (the frames go
+    into the GIF as they are drawn, nothing left to map)."""
     shared = stage(views, names, tr)
 
     def draw(view: SeatView) -> Image.Image:

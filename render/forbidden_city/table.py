@@ -39,13 +39,13 @@ def _has_advisors(code: str) -> bool:
 
 
 def _art_for(
-    cell: TableCell, size: int, lit: tuple[int, ...], done: tuple[int, ...], indexed: bool
+    cell: TableCell, size: int, lit: tuple[int, ...], done: tuple[int, ...], mode: str
 ) -> Image.Image:
     """A tile in its owner's colours when it holds advisors; the temple and gardens by edges."""
     code = cell.code or ""
     owned = cell.owner is not None and _has_advisors(code)
     seat = cell.owner if owned else None
-    return cell_art(cell.kind, code, seat, size, lit, done, indexed=indexed)
+    return cell_art(cell.kind, code, seat, size, lit, done, mode=mode)
 
 
 def last_placed(view: SeatView) -> Place | None:
@@ -130,7 +130,7 @@ def _contents(
         box = layout.cell_box(cell.x, cell.y)
         parts = tuple(sorted(lit.get((cell.x, cell.y), ())))
         before = tuple(sorted(done.get((cell.x, cell.y), set()) - set(parts)))
-        paint.put(canvas, _art_for(cell, s, parts, before, canvas.mode == "P"), box[:2])
+        paint.put(canvas, _art_for(cell, s, parts, before, canvas.mode), box[:2])
 
     if highlight_last:
         placed = last_placed(view)
@@ -228,10 +228,7 @@ def _strip(
             box = stamp_box((x, y), text, text_size, bold=True, anchor="mm")
             if box is not None and (box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height):
                 return None
-        if canvas.mode == "P":
-            strip = paint.canvas(size, pal.TABLE, canvas)
-        else:
-            strip = Image.new(canvas.mode, size, pal.TABLE)
+        strip = paint.blank(size, pal.TABLE, canvas, canvas.mode)
         for x, y, text in labels:
             stamp(strip, (x, y), text, text_size, pal.LABEL, bold=True, anchor="mm")
         return strip

@@ -52,20 +52,21 @@ def cell_art(
     lit: tuple[int, ...] = (),
     done: tuple[int, ...] = (),
     *,
-    indexed: bool = False,
+    mode: str = "P",
 ) -> Image.Image:
-    """One cell, `size` pixels square, from the cache (callers must not draw on it): RGB, or
-    mapped to the fixed palette once (`indexed`), to be pasted on a palette canvas.
+    """One cell, `size` pixels square, from the cache (callers must not draw on it), for a
+    canvas of `mode` (the canvas's own: `paint.for_mode`): drawn in RGB, and for a palette
+    canvas mapped to the fixed palette once, when first asked for.
 
     kind is the board's: "tile" or "start" (code: the oriented tile code), "temple" or
     "garden" (code: the edges). `seat` colours the advisors; `lit` lists the parts (or [0] for
     the temple) to hatch as just closed, `done` those of rooms closed before.
     """
-    key = (kind, code, seat, size, lit, done, indexed)
+    key = (kind, code, seat, size, lit, done, mode)
 
     def draw() -> Image.Image:
         drawn = _draw_cell(kind, code, seat, size, lit, done)
-        return paint.indexed(drawn, pal.palette_image()) if indexed else drawn
+        return paint.for_mode(drawn, mode, pal.palette_image())
 
     return _art.get(key, draw)
 

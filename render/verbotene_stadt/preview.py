@@ -61,14 +61,13 @@ def preview_image(
     *,
     tr: Translate | None = None,
     board: Board | None = None,
-    indexed: bool = False,
 ) -> Image.Image:
     """`view` with `official` moved by `slides` (`preview_view`): its path drawn, the pawn
     where it stops (gone if it entered the open pavilion), under a gold "preview" label.
-    RGB, or on the fixed palette (`indexed`), as `preview_png` draws it."""
+    On the fixed palette, as `preview_png` encodes it."""
     board = board or Board.default()
     shown = preview_view(view, official, slides, board)
-    image = table_image(shown, names, tr=tr, board=board, indexed=indexed)
+    image = table_image(shown, names, tr=tr, board=board)
     label = translator(tr)(PREVIEW)
     draw = paint.Draw(image)
     left = image.width // 2
@@ -93,4 +92,4 @@ def preview_png(
     *,
     tr: Translate | None = None,
 ) -> bytes:
-    return encode(preview_image(view, names, official, slides, tr=tr, indexed=True))
+    return encode(preview_image(view, names, official, slides, tr=tr))

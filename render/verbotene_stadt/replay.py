@@ -14,16 +14,16 @@ from PIL import Image
 from engine.verbotene_stadt.view import SeatView
 
 from ..texts import Translate
-from .table import Names, table_height, table_image
+from .table import Names, frame_image, table_height
 
 
 def replay_drawer(
     views: Sequence[SeatView], names: Names = None, *, tr: Translate | None = None
 ) -> Callable[[SeatView], Image.Image]:
-    """Draws any of `views` as a frame of their replay (RGB)."""
+    """Draws any of `views` as a frame of their replay (RGB: `frame_image`)."""
     height = max(table_height(view) for view in views)
 
     def draw(view: SeatView) -> Image.Image:
-        return table_image(view, names, tr=tr, height=height)
+        return frame_image(view, names, tr=tr, height=height)
 
     return draw

@@ -11,7 +11,8 @@ in the panel.
 
 The static board (squares, walls, roofs) is drawn once per board, mapped to the fixed palette
 once, and pasted; what changes is drawn on top, straight on the palette canvas (`render.paint`),
-which keeps an image within a few milliseconds. `table_image` draws the same in RGB.
+which keeps an image within a few milliseconds. The drawing reads the canvas's mode from the
+canvas, and one canvas is RGB: a replay's frame (`frame_image`), whose GIF stays as it was.
 """
 
 from __future__ import annotations
@@ -52,9 +53,10 @@ Names = Mapping[str, str] | None
 
 
 @cache
-def _static_indexed(board: Board) -> Image.Image:
-    """The printed board mapped to the fixed palette once, the ground of every table."""
-    return paint.indexed(_static(board), pal.palette_image())
+def _static_for(board: Board, mode: str) -> Image.Image:
+    """The printed board for a canvas of `mode`, the ground of every table: for "P" mapped to
+    the fixed palette once."""
+    return paint.for_mode(_static(board), mode, pal.palette_image())
 
 
 @cache
@@ -140,15 +142,29 @@ def table_image(
     tr: Translate | None = None,
     board: Board | None = None,
     height: int = 0,
-    indexed: bool = False,
 ) -> Image.Image:
     """The table as `view` shows it; a seat's view adds its bribe. At least `height` pixels
-    tall (a replay's frames share one size), taller when the seats' cards need it. RGB, or on
-    a canvas of the fixed palette (`indexed`), as `table_png` draws it."""
-    tr_ = translator(tr)
-    board = board or Board.default()
+    tall, taller when the seats' cards need it. On a canvas of the fixed palette, as
+    `table_png` encodes it."""
+    return _drawn(view, names, translator(tr), board or Board.default(), height, "P")
+
+
+def frame_image(
+    view: SeatView, names: Names = None, *, tr: Translate | None = None, height: int = 0
+) -> Image.Image:
+    """`table_image` in RGB, a replay's frame (`replay_drawer`), mapped to the palette with the
+    frame whole. Drawn on the palette, a text's or a pawn's edge blends with the palette's
+    colour of its ground, not the ground's own: 32 pixels of a frame came out up to 40 levels
+    off, so the frames stay RGB and the GIFs as they were."""
+    return _drawn(view, names, translator(tr), Board.default(), height, "RGB")
+
+
+def _drawn(
+    view: SeatView, names: Names, tr_: Translate, board: Board, height: int, mode: str
+) -> Image.Image:
+    """The table on a canvas of `mode`: "P" on the fixed palette, or "RGB"."""
     plan = panel_layout(view, height, board)
-    image = _canvas(board, plan.height, indexed)
+    image = _canvas(board, plan.height, mode)
     _title(image, view, names, tr_)
     _marks(image, view, board)
     _officials(image, view)
@@ -156,15 +172,12 @@ def table_image(
     return image
 
 
-def _canvas(board: Board, height: int, indexed: bool) -> Image.Image:
-    """The static board, `height` pixels tall: on the fixed palette (`indexed`) or RGB."""
-    static = _static_indexed(board) if indexed else _static(board)
+def _canvas(board: Board, height: int, mode: str) -> Image.Image:
+    """The static board, `height` pixels tall, on a canvas of `mode`."""
+    static = _static_for(board, mode)
     if height == static.height:
         return static.copy()
-    if indexed:
-        image = paint.canvas((static.width, height), pal.BACKGROUND, pal.palette_image())
-    else:
-        image = Image.new("RGB", (static.width, height), pal.BACKGROUND)
+    image = paint.blank((static.width, height), pal.BACKGROUND, pal.palette_image(), mode)
     image.paste(static, (0, 0))
     return image
 
@@ -348,4 +361,4 @@ def encode(image: Image.Image) -> bytes:
 
 
 def table_png(view: SeatView, names: Names = None, *, tr: Translate | None = None) -> bytes:
-    return encode(table_image(view, names, tr=tr, indexed=True))
+    return encode(table_image(view, names, tr=tr))
