@@ -118,3 +118,33 @@ def test_a_computer_decision_is_legal_and_the_same_for_a_seed() -> None:
     first = decide("verbotene_stadt", "easy", view, seat, 5, 5.0, 6).action
     assert first in game.legal_actions(seat)
     assert decide("verbotene_stadt", "easy", view, seat, 5, 5.0, 6).action == first
+
+
+async def test_a_persons_secret_choice_is_told_with_the_computers_choices_that_follow(
+    store: Store, computer: Computer
+) -> None:
+    """Ann bribes first; the two computers bribe after their pause. The group hears of the
+    three secret choices once, in the computers' post, Ann's first: nothing is lost and
+    nothing reordered, and the group gets one message where it got two."""
+    clock = Clock()
+    config = Settings(_env_file=None, bot_pause=2)  # type: ignore[call-arg, arg-type]
+    service = GameService(store, config, clock=clock, seeds=fixed_seeds(), computer=computer)
+    assert (await service.command(who("ann"), "new stadt bots:2")).ok
+    assert (await service.command(who("ann"), "start")).ok
+    table = await table_of(store)
+    assert table is not None
+    game: Game = load_game(table)
+    seat = table.engine_seat("ann")
+    assert seat is not None and {t.kind for t in game.to_act} == {"bribe"}
+    action = hasty(game, seat, random.Random(1))
+    bribed = await service.command(who("ann", private=True), f"play {action}")
+    assert bribed.ok and bribed.public == []  # told with the computers' choices
+    assert any("secret" in m.text for m in bribed.private)  # Ann herself knows at once
+    clock.now += 2
+    [reply] = [r for p, c, r in await service.fire_due() if Channel.of(p, c) == WHERE]
+    [post] = reply.public
+    text = post.text
+    assert text.count("has made a secret choice") == 3
+    assert text.index("Ann has made a secret choice") < text.index("Computer")
+    assert is_png(post.image)
+    assert await service.fire_due() == []

@@ -68,6 +68,9 @@ class Table(BaseModel):
     place: str = ""  # where the table is, as its members know it (`Actor.place`); "": unknown
     link: str = ""  # a link that opens that place; "": none
     parent: str = ""  # the place around it (`Actor.parent`); "": none
+    # Words owed to the channel, told with the computer players' post that follows within
+    # their pause (a person's secret choice, before theirs): one post for both.
+    said: list[str] = Field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod

@@ -154,7 +154,10 @@ async def after_action(
     A decision the game did not wait for before is new: its seat gets a turn notice. So is
     every decision after the table played forced actions (`forced`: a tile set aside), even
     the actor's; otherwise the actor, still deciding (more moves in its turn), gets its next
-    choice in the reply."""
+    choice in the reply.
+
+    Words without a picture that only computers follow (a secret choice) wait in the table
+    and open the computers' post: one message to the group, not two."""
     table = loaded.table
     before = set(table.waiting)
     keep(game_module, table, game)
@@ -166,12 +169,16 @@ async def after_action(
         table.votes = {}
         table.limit_passed = False
     at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
-    lines = [line for line in lines if line]
+    lines = [line for line in [*table.said, *lines] if line]
+    table.said = []
     if game.is_over:
         return await results.ended(game_module, ctx, loaded, game, at, lines, voted_end=False)
     # Everything the reply needs from Redis is read before the save, and the next turn's
     # deadlines go in the save itself: once the move is stored, nothing else can fail.
     chat = await ctx.store.chat_settings(channel)
+    later = not drawn and _computers_next(table, game)
+    if later:
+        table.said = lines
     await ctx.save(loaded, saved_deadlines(ctx, table) | news_owed(ctx))
     lines.append(game_module.next_text(at, game))
     told = {w.split(" ", 1)[0] for w in newly}
@@ -184,10 +191,16 @@ async def after_action(
         _own(game_module, ctx, at, game, None if actor_seat in told else actor_seat),
     )
     message = Message(" ".join(lines), image=image, names=user_names(table))
-    reply = Reply(public=[message], direct=notices)
+    reply = Reply(public=[] if later else [message], direct=notices)
     reply.private.extend(own)
     await news_told(ctx, channel)
     return reply
+
+
+def _computers_next(table: Table, game: Playing) -> bool:
+    """Whether only computer players are waited for now: they post within their pause."""
+    seats = waiting_seats(game)
+    return bool(seats) and set(seats) <= set(table.computer_seats())
 
 
 def news_owed(ctx: Context) -> dict[str, float | None]:
