@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from ..exchange.actor import Actor
+from ..exchange.buttons import channel_mark
 from ..exchange.replies import Message, Reply
 from ..service import GameService
 from .mentions import name_of, unknown_answer, user_of, users_in, with_mentions
@@ -55,7 +56,7 @@ class Console:
 
     def _actor(self, user: str, private: bool = False) -> Actor:
         """A user of the table's channel, or of their own private chat with the bot."""
-        channel = f"dm-{user}" if private else self.channel
+        channel = channel_mark("dm-", user) if private else self.channel
         return Actor(
             "console",
             channel,

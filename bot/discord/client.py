@@ -8,7 +8,6 @@ before the first response), ask the service, deliver the `Reply`. The rules live
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -19,6 +18,7 @@ from discord.ext import tasks
 from discord.gateway import DiscordWebSocket
 
 from bot.exchange.actor import Actor
+from bot.exchange.buttons import LAUNCH
 from bot.exchange.replies import Reply
 from bot.games import GameInfo
 from bot.text.i18n import N_
@@ -36,7 +36,6 @@ from .translator import FcTranslator
 __all__ = ["FcClient", "FcCommands", "actor_of"]
 
 log = logging.getLogger(__name__)
-LAUNCH = re.compile(r"fc:ac:\d{1,24}:0:open")  # *Play on the board*: launch the Activity
 
 # Computer players act a short pause after their turn comes (`BOT_PAUSE`): deadlines are looked
 # for every second (one small Redis read).
@@ -318,7 +317,7 @@ class FcClient(discord.AutoShardedClient):
         if game is not None:
             await self.handle_new_thread(interaction, f"new {game.words[0]}", game)
             return
-        if LAUNCH.fullmatch(data):  # *Play on the board* under /fc board: the Activity
+        if LAUNCH.decode(data) is not None:  # *Play on the board* under /fc board: the Activity
             await interaction.response.launch_activity()
             return
         await self._answer(

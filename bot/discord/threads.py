@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 from dataclasses import replace
 from typing import Any, Final, Protocol
 
 import discord
 
 from bot.exchange.actor import Actor
+from bot.exchange.buttons import NEW_THREAD
 from bot.exchange.refused import Refused
 from bot.exchange.replies import Message, Reply, mention
 from bot.games import DEFAULT, MODULES, GameInfo, module
@@ -26,12 +26,11 @@ from bot.text.names import clean_name
 
 from .delivery import Delivery, Service, channel_mention, failure
 
-__all__ = ["NEW_THREAD", "THREAD_NAME", "game_of_button", "open_in_thread"]
+__all__ = ["THREAD_NAME", "game_of_button", "open_in_thread"]
 
 log = logging.getLogger(__name__)
 THREAD_NAME: Final = 100  # the longest name Discord gives a thread
 ARCHIVE_AFTER: Final = 10080  # minutes without a message before Discord archives it: a week
-NEW_THREAD: Final = re.compile(r"fc:nt:\d{1,24}:0:(\d)")  # *New table in a thread*
 
 
 class Opener(Protocol):
@@ -45,12 +44,12 @@ class Opener(Protocol):
 def game_of_button(data: str) -> GameInfo | None:
     """The game of a *New table in a thread* button (`fc:nt:<channel>:0:<game>`), None for any
     other button."""
-    opening = NEW_THREAD.fullmatch(data)
+    opening = NEW_THREAD.decode(data)
     if opening is None:
         return None
     games = list(MODULES)
-    index = int(opening[1])
-    return module(games[index] if index < len(games) else DEFAULT)
+    index = opening.value
+    return module(games[index] if 0 <= index < len(games) else DEFAULT)
 
 
 def _refused_options(text: str, lang: str) -> str | None:

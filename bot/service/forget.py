@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 from ..exchange.actor import Actor
+from ..exchange.buttons import FORGET, user_mark
 from ..exchange.refused import Refused
 from ..exchange.replies import Button, Message, Reply
 from ..games import MODULES
@@ -33,7 +34,7 @@ async def forget(ctx: Context, actor: Actor, args: list[str], lang: str) -> Repl
     """`/fc forget me`: asks for a confirmation, privately."""
     if [a.lower() for a in args] != ["me"]:
         raise Refused(tr(lang, "Write /fc forget me to have your results forgotten."))
-    data = f"fc:fg:{actor.channel_id}:0:{actor.user_id}"
+    data = FORGET.encode(actor.channel_id, 0, user_mark(actor.user_id))
     text = tr(
         lang,
         "Forget you? Your name and id are removed from every finished game, rating, "
@@ -47,7 +48,7 @@ async def forget(ctx: Context, actor: Actor, args: list[str], lang: str) -> Repl
 async def confirmed(ctx: Context, actor: Actor, user_id: str, lang: str) -> Reply:
     """The confirmation button, pressed by the person it was made for. They are told it is
     done once Redis has written its files again, or that the files may still hold them."""
-    if user_id != actor.user_id:
+    if user_id != user_mark(actor.user_id):
         raise Refused(tr(lang, "Only the person who asked can confirm this."))
     if await ctx.store.user_games(actor.platform, actor.user_id):
         raise Refused(tr(lang, "Finish or leave your games under way first, then ask again."))

@@ -13,6 +13,7 @@ from typing import TypeVar
 from engine.ai import LEVELS
 
 from ..exchange.actor import Actor
+from ..exchange.buttons import ADD_COMPUTER, JOIN, NEW_THREAD, OTHER_GAME, START, not_valid
 from ..exchange.refused import Refused
 from ..exchange.replies import Button, Message, Reply, mention
 from ..games import DEFAULT, MODULES, GameInfo, GameModule, Playing, by_word, module
@@ -44,20 +45,21 @@ def _buttons(table: Table, actor: Actor, lang: str) -> list[list[Button]]:
     table of this game in a new thread where the platform opens threads (`Actor.threads`)."""
     channel_id = actor.channel_id
     free = len(table.seats) < table.most
-    row = [Button(tr(lang, "Join"), f"fc:j:{channel_id}", "primary")] if free else []
-    row.append(Button(tr(lang, "Start"), f"fc:st:{channel_id}", "success"))
+    row = [Button(tr(lang, "Join"), JOIN.encode(channel_id), "primary")] if free else []
+    row.append(Button(tr(lang, "Start"), START.encode(channel_id), "success"))
     others = [
         Button(
             tr(lang, "Play {game} instead", game=tr(lang, module(key).title)),
-            f"fc:gm:{channel_id}:0:{index}",
+            OTHER_GAME.encode(channel_id, 0, index),
         )
         for index, key in enumerate(MODULES)
         if key != table.kind
     ]
-    add = [Button(tr(lang, "Add a computer player"), f"fc:ab:{channel_id}")] if free else []
+    add = [Button(tr(lang, "Add a computer player"), ADD_COMPUTER.encode(channel_id))]
+    add = add if free else []
     game = list(MODULES).index(table.kind)
     thread = (
-        [Button(tr(lang, "New table in a thread"), f"fc:nt:{channel_id}:0:{game}")]
+        [Button(tr(lang, "New table in a thread"), NEW_THREAD.encode(channel_id, 0, game))]
         if actor.threads
         else []
     )
@@ -255,18 +257,18 @@ async def removebot(ctx: Context, actor: Actor, args: list[str], lang: str) -> R
     return await _saved(ctx, actor, loaded, text, lang)
 
 
-async def switch(ctx: Context, actor: Actor, payload: str, lang: str) -> Reply:
+async def switch(ctx: Context, actor: Actor, index: int, lang: str) -> Reply:
     """The lobby's button that opens the other game instead (the creator's choice)."""
     keys = list(MODULES)
-    if not payload.isdigit() or int(payload) >= len(keys):
-        raise Refused(tr(lang, "This button is not valid."))
+    if not 0 <= index < len(keys):
+        raise Refused(not_valid(lang))
     loaded = await ctx.need(actor, lang)
     table = loaded.table
     if table.started:
         raise Refused(tr(lang, "The game has already started."))
     if actor.user_id != table.creator and not actor.is_admin:
         raise Refused(tr(lang, "Only {who} can choose the game.", who=creator_name(table)))
-    game_module = module(keys[int(payload)])
+    game_module = module(keys[index])
     if len(table.seats) > game_module.max_players:
         raise Refused(tr(lang, "Too many players are seated for that game."))
     if len(table.user_ids()) < len(table.seats) and not ctx.playable(game_module.key):

@@ -10,6 +10,7 @@ from functools import partial
 from typing import TypeVar
 
 from ..exchange.actor import Actor
+from ..exchange.buttons import LAUNCH
 from ..exchange.refused import Refused
 from ..exchange.replies import Button, Message, Reply
 from ..games import DEFAULT, MODULES, GameInfo, GameModule, Playing, by_word, module
@@ -126,7 +127,7 @@ async def _board(
     message = Message(text, image=image, names=user_names(table))
     if ctx.settings.discord_activity and loaded.channel.platform == "discord":
         # The Discord adapter answers it by launching the page as the channel's Activity.
-        launch = f"fc:ac:{loaded.channel.channel_id}:0:open"
+        launch = LAUNCH.encode(loaded.channel.channel_id, 0, "open")
         message.buttons = [[Button(tr(lang, "Play on the board"), launch, "primary")]]
     return Reply(public=[message])
 

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from engine.ratings import Rating, Team, rate
 
+from ..exchange.buttons import REPLAY
 from ..exchange.replies import Button, Message, Reply
 from ..games import At, GameModule, Playing
 from ..records.finished import Result, ResultSeat
@@ -259,7 +260,7 @@ async def ended(
         if concluded.changes:
             changes = change_lines(concluded.changes, at.names, at.lang)
             lines.append(tr(at.lang, "Ratings: {changes}.", changes=changes))
-        data = f"fc:rp:{loaded.channel.channel_id}:0:{concluded.result.short}"
+        data = REPLAY.encode(loaded.channel.channel_id, 0, concluded.result.short)
         buttons = [[Button(tr(at.lang, "▶ Replay"), data, "secondary")]]
     view = game_module.view(game, None)
     image = await ctx.draw(lambda: game_module.final_image(at, view, voted_end))

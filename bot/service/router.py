@@ -8,14 +8,15 @@ commands about a table act on the user's game when they have only one.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from engine.core.errors import CorruptRecord, IllegalMove
 
+from ..exchange import buttons
 from ..exchange.actor import Actor
+from ..exchange.buttons import Codec, Frame, Tapped
 from ..exchange.refused import Refused
 from ..exchange.replies import Reply
 from ..games import GameModule, Playing
@@ -81,56 +82,51 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Pressed:
-    """A button's data: `fc:<kind>:<channel>[:<count>][:<payload>]`."""
-
-    kind: str
-    channel_id: str
-    count: int | None
-    payload: str | None
+ButtonHandler = Callable[[Context, Actor, Frame, str], Awaitable[Reply]]
 
 
-ButtonHandler = Callable[[Context, Actor, Pressed, str], Awaitable[Reply]]
+def _tapped(codec: Codec[V], frame: Frame, lang: str) -> Tapped[V]:
+    """The button read as its kind's codec reads it, or the refusal of a forged one."""
+    found = codec.of(frame)
+    if found is None:
+        raise Refused(buttons.not_valid(lang))
+    return found
+
+
+async def _switch(ctx: Context, actor: Actor, frame: Frame, lang: str) -> Reply:
+    return await lobby.switch(ctx, actor, _tapped(buttons.OTHER_GAME, frame, lang).value, lang)
+
+
+async def _vote(ctx: Context, actor: Actor, frame: Frame, lang: str) -> Reply:
+    pressed = _tapped(buttons.VOTE, frame, lang)
+    return await votes.vote(ctx, actor, [pressed.value], lang, pressed.count)
+
+
+async def _replay(ctx: Context, actor: Actor, frame: Frame, lang: str) -> Reply:
+    return await history.show_replay(ctx, actor, _tapped(buttons.REPLAY, frame, lang).value, lang)
+
+
+async def _forget(ctx: Context, actor: Actor, frame: Frame, lang: str) -> Reply:
+    return await forget.confirmed(ctx, actor, _tapped(buttons.FORGET, frame, lang).value, lang)
+
+
 # The lobby's buttons, which work only in the channel where they were posted. Every other kind
 # is a game's own (`GameInfo.button_kinds`), carrying the action count it was made for.
 LOBBY_BUTTONS: dict[str, ButtonHandler] = {
-    "j": lambda ctx, actor, pressed, lang: lobby.join(ctx, actor, [], lang),
-    "st": lambda ctx, actor, pressed, lang: lobby.start(ctx, actor, [], lang),
-    "ab": lambda ctx, actor, pressed, lang: lobby.addbot(ctx, actor, [], lang),
-    "gm": lambda ctx, actor, pressed, lang: lobby.switch(ctx, actor, pressed.payload or "", lang),
+    buttons.JOIN.kind: lambda ctx, actor, frame, lang: lobby.join(ctx, actor, [], lang),
+    buttons.START.kind: lambda ctx, actor, frame, lang: lobby.start(ctx, actor, [], lang),
+    buttons.ADD_COMPUTER.kind: lambda ctx, actor, frame, lang: lobby.addbot(ctx, actor, [], lang),
+    buttons.OTHER_GAME.kind: _switch,
 }
 # Buttons that work wherever they were posted or forwarded, each checking who presses: watch
-# a kept game's replay (`fc:rp:<channel>:0:<short id>`), confirm `forget me` (`...:<user
-# id>`), vote on a late turn (`fc:v:<channel>:<move>:<choice>`, `votes.buttons`: in the chat
+# a kept game's replay, confirm `forget me`, vote on a late turn (`votes.buttons`: in the chat
 # and in a voter's private `/fc hand`).
 ANYWHERE_BUTTONS: dict[str, ButtonHandler] = {
-    "v": lambda ctx, actor, pressed, lang: votes.vote(
-        ctx, actor, [pressed.payload or ""], lang, -1 if pressed.count is None else pressed.count
-    ),
-    "rp": lambda ctx, actor, pressed, lang: history.show_replay(
-        ctx, actor, pressed.payload or "", lang
-    ),
-    "fg": lambda ctx, actor, pressed, lang: forget.confirmed(
-        ctx, actor, pressed.payload or "", lang
-    ),
+    buttons.VOTE.kind: _vote,
+    buttons.REPLAY.kind: _replay,
+    buttons.FORGET.kind: _forget,
 }
 COMPLETIONS_KEPT = 512  # autocomplete answers kept per process (each for one table version)
-# The channel: a Discord or Telegram id (`-100...`), or a console chat (`table`, `dm-ann`:
-# its private chats). `\Z`, not `$`, which lets a newline follow.
-_DATA = re.compile(
-    r"^fc:([a-z]{1,3}):(-?[0-9A-Za-z_][-0-9A-Za-z_]{0,23})"
-    r"(?::(\d{1,4}))?(?::([-0-9A-Za-z,@.]{1,24}))?\Z"
-)
-
-
-def parse(data: str) -> Pressed | None:
-    """What a button's data names, or None for data no button of the bot carries."""
-    match = _DATA.match(data)
-    if match is None:
-        return None
-    count = int(match[3]) if match[3] is not None else None
-    return Pressed(match[1], match[2], count, match[4])
 
 
 async def command(ctx: Context, actor: Actor, text: str) -> Reply:
@@ -159,7 +155,7 @@ async def command(ctx: Context, actor: Actor, text: str) -> Reply:
 async def press(ctx: Context, actor: Actor, data: str) -> Reply:
     """A button or menu choice; `data` names the game's channel, so private chats work too."""
     lang = await ctx.language(actor)
-    pressed = parse(data)
+    pressed = Frame.parse(data)
     if pressed is None:
         return _not_valid(lang)
     where = replace(actor, channel_id=pressed.channel_id, private=False)
@@ -183,7 +179,7 @@ def _not_valid(lang: str) -> Reply:
     """A button's data that names nothing it could do (forged, or pressed where it was not
     posted): counted, like every refusal, under its own kind."""
     ERRORS.labels("invalid_button").inc()
-    return Reply.error(tr(lang, "This button is not valid."))
+    return Reply.error(buttons.not_valid(lang))
 
 
 async def complete(ctx: Context, actor: Actor, text: str) -> list[tuple[str, str]]:

@@ -17,6 +17,7 @@ from typing import TypeVar
 from engine.core.errors import IllegalMove
 
 from ..exchange.actor import Actor
+from ..exchange.buttons import not_valid
 from ..exchange.refused import Refused
 from ..exchange.replies import Direct, Message, Reply
 from ..games import At, GameModule, Playing
@@ -88,7 +89,7 @@ async def pressed(
     """A game's own button: an action, or a private reply (a menu, a preview)."""
     loaded = await ctx.need(actor, lang)
     if kind not in loaded.table.module.button_kinds:
-        raise Refused(tr(lang, "This button is not valid."))
+        raise Refused(not_valid(lang))
     return await loaded.table.module.visit(_pressed, ctx, loaded, actor, kind, count, payload, lang)
 
 

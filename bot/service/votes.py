@@ -11,6 +11,7 @@ from functools import partial
 from typing import Literal, TypeVar
 
 from ..exchange.actor import Actor
+from ..exchange.buttons import VOTE
 from ..exchange.refused import Refused
 from ..exchange.replies import Button, Message, Reply, Style, mention
 from ..games import GameModule, Playing
@@ -42,7 +43,7 @@ def buttons(ctx: Context, kind: str, channel_id: str, count: int, lang: str) -> 
     """The votes as buttons (`fc:v:<channel>:<count>:<choice>`): in the chat under the
     message that opens them, and on the voters' pages."""
     return [
-        Button(label(choice, lang), f"fc:v:{channel_id}:{count}:{choice}", style)
+        Button(label(choice, lang), VOTE.encode(channel_id, count, choice), style)
         for choice, style in _STYLES.items()  # in the order the chat's message names them
         if choice != "bot" or ctx.playable(kind)
     ]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..exchange.actor import Actor
+from ..exchange.buttons import FORGET, REPLAY, Frame
 from ..exchange.refused import Refused
 from ..exchange.replies import MENTION, Reply
 from ..games import GameModule, Playing
@@ -24,7 +25,6 @@ from ..store import Channel
 from ..text.i18n import tr
 from .context import Context, Loaded, user_names
 from .reading import _waited
-from .router import parse
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -199,7 +199,7 @@ async def seat_actor(ctx: Context, token: SeatToken) -> Actor | Reply:
     return Actor(token.platform, token.channel_id, token.user_id, seat.name, page=True)
 
 
-NOT_A_TABLES = frozenset({"fg"})  # buttons about a person, not a table: the chat's alone
+NOT_A_TABLES = frozenset({FORGET.kind})  # buttons about a person, not a table: the chat's alone
 
 
 class EndedLink(Exception):
@@ -216,10 +216,10 @@ def check_pressed(token: SeatToken, data: str) -> None:
     """A seat token acts on its own table only: a button of another chat, another kept game
     or of no table (a forget) raises `ForeignPress`. Data no button carries goes on to the
     router, which refuses it in words."""
-    pressed = parse(data)
+    pressed = Frame.parse(data)
     if pressed is None:
         return
     if pressed.channel_id != token.channel_id or pressed.kind in NOT_A_TABLES:
         raise ForeignPress
-    if pressed.kind == "rp" and not token.game_id.startswith(pressed.payload or "-"):
+    if pressed.kind == REPLAY.kind and not token.game_id.startswith(pressed.payload or "-"):
         raise ForeignPress

@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..exchange.buttons import channel_mark
 from .base import StoreBase, guarded
 from .chats import dms_key
 from .connecting import REDIS_ERRORS, Script
@@ -25,9 +26,10 @@ _FORGET_ARCHIVE = Script(FORGET_ARCHIVE)
 
 def private_chats(user_id: str) -> tuple[str, ...]:
     """The ids a person's private chat with the bot has, which name them: on Telegram the chat
-    is the person (its id is theirs), on the console it is `dm-<id>`. A Discord DM has an id
-    of its own, which names nobody."""
-    return (user_id, f"dm-{user_id}")
+    is the person (its id is theirs), on the console it is `dm-<id>` (`channel_mark`: a
+    digest for a name no button can spell). A Discord DM has an id of its own, which names
+    nobody."""
+    return tuple(dict.fromkeys((user_id, f"dm-{user_id}", channel_mark("dm-", user_id))))
 
 
 @dataclass(frozen=True, slots=True)

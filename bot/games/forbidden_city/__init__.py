@@ -26,14 +26,16 @@ from render.forbidden_city import svg as drawn
 from render.forbidden_city.svg import board_svg
 from render.forbidden_city.table import Bounds
 
+from ...exchange.buttons import not_valid
 from ...exchange.refused import Refused
 from ...exchange.replies import Button, Message, Reply, Style, Target
 from ...text.i18n import N_, tr
 from .. import Acted, At, NewOption, Outcome, Record, Visitor
 from ..sidebar import Sidebar
+from . import buttons
 from . import sidebar as side
 from .spot_menu import page_count, spot_menu
-from .targets import CELL, explain, target
+from .targets import explain, target
 from .texts import HELP, RULES, describe, final_text, status_text
 
 P = ParamSpec("P")
@@ -56,7 +58,7 @@ def _rotation_button(at: At, x: int, y: int, turn: int, style: Style = "secondar
 
 
 def _preview_data(at: At, x: int, y: int, turn: int) -> str:
-    return f"fc:pv:{at.channel_id}:{at.count}:{x},{y}@{turn}"
+    return buttons.PREVIEW.encode(at.channel_id, at.count, buttons.Cell(x, y, turn))
 
 
 def _spot_targets(
@@ -97,7 +99,7 @@ class ForbiddenCity:
     max_players: int = 4
     help: tuple[str, ...] = HELP
     rules: tuple[str, ...] = RULES
-    button_kinds: frozenset[str] = frozenset({"sp", "pg", "pv", "ok"})
+    button_kinds: frozenset[str] = buttons.KINDS
     secret: str = N_("your tile")
     engine: str = "engine.forbidden_city"
     web_board: str = "svg"
@@ -168,17 +170,17 @@ class ForbiddenCity:
         lang = at.lang
         if count != len(game.moves):
             raise Refused(tr(lang, "This button is out of date: the table has changed since."))
-        if kind == "pg":
-            if not payload.isdigit() or not 0 <= int(payload) < page_count(game):
-                raise Refused(tr(lang, "This button is not valid."))
-            return Reply(private=[spot_menu(at.channel_id, game, lang, int(payload))])
-        if kind == "sp":
-            if not payload.isdigit():
-                raise Refused(tr(lang, "This button is not valid."))
-            spot = next((s for s in _spots(game) if s.number == int(payload)), None)
+        if kind == buttons.PAGE.kind:
+            page = buttons.PAGE.value(payload)
+            if page is None or not 0 <= page < page_count(game):
+                raise Refused(not_valid(lang))
+            return Reply(private=[spot_menu(at.channel_id, game, lang, page)])
+        if kind == buttons.SPOT.kind:
+            number = buttons.SPOT.value(payload)
+            spot = next((s for s in _spots(game) if s.number == number), None)
             if spot is None:
-                raise Refused(tr(lang, "This button is not valid."))
-            buttons = [_rotation_button(at, spot.x, spot.y, r, "primary") for r in spot.rotations]
+                raise Refused(not_valid(lang))
+            rotations = [_rotation_button(at, spot.x, spot.y, r, "primary") for r in spot.rotations]
             text = tr(
                 lang,
                 "Spot {n} ({x},{y}). Choose a rotation to see it on the table.",
@@ -186,12 +188,12 @@ class ForbiddenCity:
                 x=spot.x,
                 y=spot.y,
             )
-            return Reply(private=[Message(text, buttons=[buttons])])
-        match = CELL.match(payload)
-        if match is None or match[3] is None:
-            raise Refused(tr(lang, "This button is not valid."))
-        move = target(game, [f"{match[1]},{match[2]}", match[3]], lang)
-        if kind == "ok":
+            return Reply(private=[Message(text, buttons=[rotations])])
+        cell = buttons.PREVIEW.value(payload)  # `ok` carries the same payload
+        if cell is None:
+            raise Refused(not_valid(lang))
+        move = target(game, [f"{cell.x},{cell.y}", str(cell.rotation)], lang)
+        if kind == buttons.PLACE.kind:
             return move
         return Reply(private=[self._preview(at, game, move)])
 
@@ -200,13 +202,9 @@ class ForbiddenCity:
         spots = render.spots(mine)
         others = next((s.rotations for s in spots if (s.x, s.y) == (move.x, move.y)), ())
         image = render.preview_png(mine, move, at.names, tr=at.words)  # nothing is played
-        row = [
-            Button(
-                tr(at.lang, "Place it here"),
-                f"fc:ok:{at.channel_id}:{at.count}:{move.x},{move.y}@{move.rotation}",
-                "success",
-            )
-        ]
+        cell = buttons.Cell(move.x, move.y, move.rotation)
+        place = buttons.PLACE.encode(at.channel_id, at.count, cell)
+        row = [Button(tr(at.lang, "Place it here"), place, "success")]
         row += [_rotation_button(at, move.x, move.y, r) for r in others if r != move.rotation]
         text = tr(
             at.lang,

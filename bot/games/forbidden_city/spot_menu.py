@@ -15,6 +15,8 @@ from engine.forbidden_city import Game
 
 from ...exchange.replies import Button, Message
 from ...text.i18n import tr
+from .buttons import PAGE as PAGE_BUTTON
+from .buttons import SPOT
 
 PAGE: Final = 20  # spots per page: within Discord's 25 options, 5 rows of 4 on Telegram
 
@@ -29,7 +31,7 @@ def _page_button(
     first, last = page * PAGE + 1, min(total, (page + 1) * PAGE)
     label = tr(lang, "Spots {first}–{last}", first=first, last=last)
     return Button(
-        f"◀ {label}" if page < here else f"{label} ▶", f"fc:pg:{channel_id}:{count}:{page}"
+        f"◀ {label}" if page < here else f"{label} ▶", PAGE_BUTTON.encode(channel_id, count, page)
     )
 
 
@@ -45,7 +47,7 @@ def spot_menu(
     choices = [
         Button(
             tr(lang, "Spot {n}: {x},{y}", n=spot.number, x=spot.x, y=spot.y),
-            f"fc:sp:{channel_id}:{count}:{spot.number}",
+            SPOT.encode(channel_id, count, spot.number),
         )
         for spot in shown
     ]

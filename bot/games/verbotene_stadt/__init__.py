@@ -11,7 +11,6 @@ channel's from `view(None)`, a seat's from `view(seat)`, which adds its own brib
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from typing import Literal, ParamSpec, TypeVar
 
@@ -32,17 +31,16 @@ from render.verbotene_stadt import palette as stadt_palette
 from render.verbotene_stadt.pieces import official_svg
 from render.verbotene_stadt.svg import board_svg
 
+from ...exchange.buttons import not_valid
 from ...exchange.refused import Refused
 from ...exchange.replies import Message, Reply
 from ...text.i18n import N_, tr
 from .. import Acted, At, NewOption, Outcome, Record, Visitor
 from ..sidebar import Sidebar
-from . import choices, menus, prompts, taps, texts, words
+from . import buttons, choices, menus, prompts, taps, texts, words
 from . import sidebar as side
-from .paths import first_slides, movable, next_slides, trace, unpack
+from .paths import first_slides, movable, next_slides, trace
 
-_OFFICIAL = re.compile(r"^[RYBGK]{2}$")
-_TAKE = re.compile(r"^([1-4])\.([1-8][HCT])$")
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -64,7 +62,7 @@ class VerboteneStadt:
     max_players: int = 4
     help: tuple[str, ...] = texts.HELP
     rules: tuple[str, ...] = texts.RULES
-    button_kinds: frozenset[str] = menus.KINDS
+    button_kinds: frozenset[str] = buttons.KINDS
     secret: str = N_("your secret bribe")
     engine: str = "engine.verbotene_stadt"
     web_board: str = "svg"
@@ -142,48 +140,48 @@ class VerboteneStadt:
         self, at: At, game: Game, seat: str, kind: str, count: int, payload: str
     ) -> Action | Reply:
         lang = at.lang
-        invalid = Refused(tr(lang, "This button is not valid."))
+        invalid = Refused(not_valid(lang))
         waited = menus.kind_of(game, seat)
-        if kind == "vb":
+        if kind == buttons.BRIBE.kind:
             if waited not in ("bribe", "rebribe") or count != menus.round_start(game):
                 raise Refused(tr(lang, "This button is out of date: the table has changed since."))
-            if payload == "keep":
-                return choices.fitting(KEEP, waited, lang)
-            if not _OFFICIAL.match(payload):
+            bribe = buttons.BRIBE.value(payload)
+            if bribe is None:
                 raise invalid
-            return Bribe(payload)
+            return choices.fitting(KEEP, waited, lang) if bribe == buttons.KEEP else Bribe(bribe)
         if count != len(game.log):
             raise Refused(tr(lang, "This button is out of date: the table has changed since."))
-        if kind == "va":
-            action = choices.WORDS.get(payload)
-            if action is None or payload == "keep":
+        if kind == buttons.ANSWER.kind:
+            answer = buttons.ANSWER.value(payload)
+            if answer is None:
                 raise invalid
-            return choices.fitting(action, waited, lang)
-        if kind == "vt":
-            found = _TAKE.match(payload)
-            if found is None:
+            return choices.fitting(choices.WORDS[answer], waited, lang)
+        if kind == buttons.TAKE.kind:
+            took = buttons.TAKE.value(payload)
+            if took is None:
                 raise invalid
-            return choices.fitting(Take(int(found[1]), found[2]), waited, lang)
+            return choices.fitting(Take(*took), waited, lang)
         if waited != "move":
             raise invalid
-        if kind == "vw":  # back to the officials: the turn's own prompt, again
+        if kind == buttons.OTHER.kind:  # back to the officials: the turn's own prompt, again
             return Reply(private=[self.prompt(at, game, seat, False)])
-        if kind == "vo":
-            if not _OFFICIAL.match(payload) or payload not in movable(game, seat):
+        if kind == buttons.OFFICIAL.kind:
+            official = buttons.OFFICIAL.value(payload)
+            if official is None or official not in movable(game, seat):
                 raise invalid
-            first = menus.first_slide_message(at, game, payload)
+            first = menus.first_slide_message(at, game, official)
             first.image = vs_render.table_png(game.view(seat), at.names, tr=at.words)
             first.image_name = "your-view.png"
             first.tray = _bribe(at, game.view(seat))
-            taps.on_slides(first, at, game, payload, (), first_slides(game, payload))
+            taps.on_slides(first, at, game, official, (), first_slides(game, official))
             return Reply(private=[first])
-        unpacked = unpack(payload)
-        if unpacked is None or kind not in ("vs", "vm"):
+        unpacked = buttons.SLIDE.value(payload)  # `vm` carries the same payload
+        if unpacked is None or kind not in (buttons.SLIDE.kind, buttons.MOVE.kind):
             raise invalid
         path = trace(game, *unpacked)
         if path is None or (path.entered and not game.may_enter(path.official)):
             raise invalid
-        if kind == "vm":
+        if kind == buttons.MOVE.kind:
             if path.home:
                 raise invalid
             return MoveOfficial(path.official, path.slides)

@@ -1,36 +1,27 @@
 """The private messages that ask a seat to decide, with their buttons and menus.
 
-Button data is `fc:<kind>:<channel>:<count>:<payload>`. `count` is the number of actions played,
-so a stale button is refused, except for bribes: those are chosen at the same time by several
-seats, so their buttons carry the count at which the bribe round began and stay valid while
-the others choose. Kinds (none shared with the tile game or the lobby):
-
-    vb  bribe an official (payload its code) or keep one's bribe (payload `keep`)
-    vo  the official to move: shows the first slides
-    vw  back to the officials to move, from any step before Confirm (payload `0`)
-    vs  one more slide: a private preview and the slides that may follow (payload: the path,
-        `paths.pack`)
-    vm  play the move previewed (same payload)
-    va  pass, believe or doubt
-    vt  take a card (payload `2.5C`: seat number in table order, the card)
+Each button is of one of the game's kinds (`buttons`), made for the action count it may act at.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeVar
 
 from engine.verbotene_stadt import Game, Take
 from engine.verbotene_stadt.actions import Bribe
 from render.verbotene_stadt.pieces import card_svg, official_svg
 from render.verbotene_stadt.texts import PIECE_LETTER
 
+from ...exchange.buttons import Codec
 from ...exchange.replies import Button, Message
 from ...text.i18n import tr
 from .. import At
 from . import words
-from .paths import Path, first_slides, movable, next_slides, pack
+from .buttons import ANSWER, BRIBE, KEEP, MOVE, OFFICIAL, OTHER, SLIDE, TAKE
+from .paths import Path, first_slides, movable, next_slides
 
-KINDS = frozenset({"vb", "vo", "vw", "vs", "vm", "va", "vt"})
+T = TypeVar("T")
 
 
 def round_start(game: Game) -> int:
@@ -45,13 +36,13 @@ def kind_of(game: Game, seat: str) -> str | None:
     return next((t.kind for t in game.to_act if t.seat == seat), None)
 
 
-def _data(at: At, kind: str, count: int, payload: str) -> str:
-    return f"fc:{kind}:{at.channel_id}:{count}:{payload}"
+def _data(at: At, codec: Codec[T], value: T) -> str:
+    """A button of the codec's kind for this table, at its action count."""
+    return codec.encode(at.channel_id, at.count, value)
 
 
-def _pawn(button: Button, code: str = "") -> Button:
+def _pawn(button: Button, code: str) -> Button:
     """A choice of an official, with the official drawn for the page's tray."""
-    code = code or button.data.rpartition(":")[2]
     return replace(button, drawing=official_svg(code, button.label))
 
 
@@ -60,15 +51,14 @@ def bribe_menu(at: At, game: Game, seat: str, text: str) -> Message:
     count = round_start(game)
     legal = game.legal_actions(seat)
     choices = [
-        _pawn(Button(words.pawn(at.lang, a.official), _data(at, "vb", count, a.official)))
-        for a in legal
-        if isinstance(a, Bribe)
+        _pawn(Button(words.pawn(at.lang, code), BRIBE.encode(at.channel_id, count, code)), code)
+        for code in (a.official for a in legal if isinstance(a, Bribe))
     ]
     buttons: list[list[Button]] = []
     own = game.bribes[game.seat_index(seat)]
     if kind_of(game, seat) == "rebribe" and own is not None:
         label = tr(at.lang, "Keep {official}", official=own)
-        buttons = [[Button(label, _data(at, "vb", count, "keep"), "success")]]
+        buttons = [[Button(label, BRIBE.encode(at.channel_id, count, KEEP), "success")]]
     return Message(
         text,
         choices=choices,
@@ -86,10 +76,10 @@ def move_menu(at: At, game: Game, seat: str, text: str) -> Message:
         label = f"{words.pawn(at.lang, code)} {x},{y}"
         if code == own:
             label += " ★"
-        choices.append(_pawn(Button(label, _data(at, "vo", at.count, code)), code))
+        choices.append(_pawn(Button(label, _data(at, OFFICIAL, code)), code))
     buttons: list[list[Button]] = []
     if any(str(a) == "pass" for a in game.legal_actions(seat)):
-        buttons = [[Button(tr(at.lang, "Pass"), _data(at, "va", at.count, "pass"), "danger")]]
+        buttons = [[Button(tr(at.lang, "Pass"), _data(at, ANSWER, "pass"), "danger")]]
     return Message(
         text,
         choices=choices,
@@ -102,7 +92,7 @@ def slide_button(at: At, official: str, done: tuple[str, ...], way: str) -> Butt
     """One more slide, `way`, after the slides `done`: it shows the preview."""
     return Button(
         f"{words.ARROWS[way]} {tr(at.lang, words.DIRECTIONS[way])}",
-        _data(at, "vs", at.count, pack(official, (*done, way))),
+        _data(at, SLIDE, (official, (*done, way))),
         "primary",
     )
 
@@ -129,7 +119,7 @@ def first_slide_message(at: At, game: Game, official: str) -> Message:
 def _other(at: At) -> Button:
     """Second thoughts: back to every official that may move, before anything is played
     (Escape on the page, or the Mini App's back button)."""
-    return Button(tr(at.lang, "Another official"), _data(at, "vw", at.count, "0"))
+    return Button(tr(at.lang, "Another official"), _data(at, OTHER, "0"))
 
 
 def preview_message(at: At, game: Game, seat: str, path: Path, image: bytes) -> Message:
@@ -155,11 +145,16 @@ def preview_message(at: At, game: Game, seat: str, path: Path, image: bytes) -> 
     following = next_slides(game, path)
     if following:
         rows.append(_slide_row(at, path.official, path.slides, following))
-    payload = pack(path.official, path.slides)
     last = []
     if not path.home:
-        last.append(Button(tr(lang, "Confirm"), _data(at, "vm", at.count, payload), "success"))
-    last.append(Button(tr(lang, "Start again"), _data(at, "vo", at.count, path.official)))
+        last.append(
+            Button(
+                tr(lang, "Confirm"),
+                _data(at, MOVE, (path.official, path.slides)),
+                "success",
+            )
+        )
+    last.append(Button(tr(lang, "Start again"), _data(at, OFFICIAL, path.official)))
     other = _other(at)
     last.append(other)
     rows.append(last)
@@ -174,9 +169,9 @@ def _open(at: At, game: Game) -> str:
 
 def answer_buttons(at: At, game: Game, seat: str) -> list[list[Button]]:
     legal = {str(a) for a in game.legal_actions(seat)}
-    row = [Button(tr(at.lang, "Believe"), _data(at, "va", at.count, "believe"), "success")]
+    row = [Button(tr(at.lang, "Believe"), _data(at, ANSWER, "believe"), "success")]
     if "doubt" in legal:
-        row.append(Button(tr(at.lang, "Doubt"), _data(at, "va", at.count, "doubt"), "danger"))
+        row.append(Button(tr(at.lang, "Doubt"), _data(at, ANSWER, "doubt"), "danger"))
     return [row]
 
 
@@ -188,14 +183,14 @@ def take_menu(at: At, game: Game, seat: str, text: str) -> Message:
         if isinstance(action, Take):
             owner = at.name(game.players[action.seat - 1])
             label = f"{owner}: {words.card(at.lang, action.card)}"
-            data = _data(at, "vt", at.count, f"{action.seat}.{action.card}")
+            data = _data(at, TAKE, (action.seat, action.card))
             letter = at.words(PIECE_LETTER[action.card[1]])
             choices.append(Button(label, data, drawing=card_svg(action.card, letter, label)))
         else:
             passing = True
     buttons: list[list[Button]] = []
     if passing:
-        buttons = [[Button(tr(at.lang, "Take nothing"), _data(at, "va", at.count, "pass"))]]
+        buttons = [[Button(tr(at.lang, "Take nothing"), _data(at, ANSWER, "pass"))]]
     return Message(
         text,
         choices=choices,

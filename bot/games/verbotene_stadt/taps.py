@@ -15,6 +15,7 @@ from engine.verbotene_stadt import Game
 
 from ...exchange.replies import Message, Target
 from .. import At
+from .buttons import official_of
 from .menus import slide_button
 from .paths import trace
 
@@ -32,8 +33,8 @@ def on_officials(message: Message, game: Game) -> None:
     """Each menu choice that names an official (to bribe, to move) becomes a place to tap on
     that official's square."""
     for choice in message.choices:
-        code = choice.data.rpartition(":")[2]
-        if code in game.at:
+        code = official_of(choice.data)
+        if code is not None and code in game.at:
             box = vs_render.square_box(game.at[code])
             message.targets.append(Target(box, choice.label, choice.data, _on_board(box)))
 
