@@ -1,8 +1,9 @@
-"""The `>>>` examples in the engine's and the images' docstrings run, and say what is true.
+"""The `>>>` examples in docstrings run, and say what is true.
 
-Every module of `engine/` and `render/` whose text holds an example is imported and its
-examples run, as python-chess runs its own: an example that no longer holds fails here, with
-doctest's report naming it. (`bot/` holds none; its modules may start things on import.)
+Every module of `engine/`, `render/` and `bot/` whose text holds an example is imported and
+its examples run, as python-chess runs its own: an example that no longer holds fails here,
+with doctest's report naming it. (Few of `bot/`'s hold one: a module that starts things on
+import must not.)
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 
 from tests.procs import ROOT
 
-FOLDERS = ("engine", "render")
+FOLDERS = ("engine", "render", "bot")
 AT_LEAST = 40  # examples run, all modules together: the walk did find them
 
 
