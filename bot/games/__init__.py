@@ -7,22 +7,27 @@ the table (`MODULES`):
 
 - `GameInfo`, what needs no game: what `/fc new` accepts (`words`, `options`, and `new_options`
   for platforms with typed options), how many may sit, the `help` and `rules` texts;
-- `GameModule[G, V, A]`, over the game `G`, its seat view `V` and its action `A`:
-  - the engine: `new_game`, `load` / `dump` for the store, `count`, `view`, `observe` (what
-    a computer player is given), `parse_action`;
-  - how actions arrive: `typed` (the words after `/fc play`), `pressed` (a button of the game's
-    own kinds, `button_kinds`), `complete` (autocomplete);
-  - what the table hears and sees: `act` (plays an action and says it), `after_play` (what the
-    table does by itself), `table_image` and `final_image` (drawn from the public view),
-    `final_text`, `status_text`;
-  - what each seat is shown privately: `prompt` (the seat must decide: its view's image, buttons
-    or menus of legal choices), `private` (`/fc hand`), `after_own` (after its own action);
-  - when a turn runs out: `on_limit` says whether the seat's decision is made for it
-    (`"default"`) or the others vote (`"vote"`); `stand_in` is the action played for it;
-  - once it is over: `outcome` (scores, winners, partners, for the kept result and ratings),
-    `replay_views` (the public view after each action of a stored record), `replay_log` (those
-    actions as the table saw them) and `replay_image` (those views as an animation); `engine`
-    names the command line that loads an export.
+- `GameModule[G, V, A]`, over the game `G`, its seat view `V` and its action `A`, the union of
+  four protocols:
+  - `Rules`, what the engine says: `new_game`, `load` / `dump` for the store, `count`, `view`,
+    `observe` (what a computer player is given), `parse_action`, `act` (plays an action and
+    says it), `after_play` (what the table does by itself); when a turn runs out, `on_limit`
+    (the seat's decision is made for it, `"default"`, or the others `"vote"`) and `stand_in`
+    (the action played for it); once over, `outcome` (scores, winners, partners, for the kept
+    result and ratings), `replay_views` (the public view after each action of a stored record)
+    and `replay_log` (those actions as the table saw them);
+  - `Words`, what the table is told: `begin_text`, `next_text`, `final_text`, `status_text`,
+    `default_text`, `explain` (the engine's refusal), `log_words`;
+  - `Pictures`, what is shown: `table_image`, `table_svg`, `sidebar`, `final_image` and
+    `replay_image` (drawn from public views), and privately `prompt` (the seat must decide: its
+    view's image, buttons or menus of legal choices), `private` (`/fc hand`) and `after_own`;
+  - `Inputs`, how actions arrive: `typed` (the words after `/fc play`), `pressed` (a button of
+    the game's own kinds, `button_kinds`), `complete` (autocomplete).
+  `engine` names the command line that loads an export.
+
+A game writes only what is its own: `EngineModule` (`bot/games/base.py`) gives `visit`, the
+engine's `view`, `observe` and `parse_action`, and the usual answers (no options, no forced
+moves, a vote at the limit...).
 
 The service holds a module as a `GameInfo` and reaches its typed side through `visit`, which
 hands the module to a function generic over `G`, `V` and `A`: the game's types stay the game's,
@@ -82,6 +87,9 @@ A = TypeVar("A")
 P = ParamSpec("P")
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
+G_contra = TypeVar("G_contra", bound=Playing, contravariant=True)
+V_contra = TypeVar("V_contra", contravariant=True)
+A_co = TypeVar("A_co", covariant=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +197,9 @@ class GameInfo(Protocol):
         ...
 
 
-class GameModule(GameInfo, Protocol[G, V, A]):
+class Rules(Protocol[G, V, A]):
+    """What the engine says: a new game, its record, its views, its actions and its end."""
+
     def new_game(self, seats: int, options: dict[str, str], seed: int) -> G: ...
 
     def load(self, data: Record) -> G:
@@ -214,24 +224,6 @@ class GameModule(GameInfo, Protocol[G, V, A]):
         """An action from its notation (a computer player's decision comes back as text)."""
         ...
 
-    def begin_text(self, at: At, game: G) -> str:
-        """The channel's words when the game begins: the seats in order, who starts."""
-        ...
-
-    def typed(self, at: At, game: G, seat: str, args: list[str]) -> A:
-        """The action meant by `/fc play <args>`; `Refused` explains a mistake."""
-        ...
-
-    def pressed(self, at: At, game: G, seat: str, kind: str, count: int, payload: str) -> A | Reply:
-        """A game button: an action to play, or a private reply (a menu, a preview)."""
-        ...
-
-    def complete(self, at: At, game: G, seat: str, text: str) -> list[tuple[str, str]]: ...
-
-    def explain(self, err: IllegalMove, lang: str) -> str:
-        """The engine's refusal in the user's language."""
-        ...
-
     def act(self, at: At, game: G, seat: str, action: A) -> Acted:
         """Plays `action` for `seat` and says what happened; `IllegalMove` changes nothing."""
         ...
@@ -240,62 +232,12 @@ class GameModule(GameInfo, Protocol[G, V, A]):
         """Plays what the table does by itself after an action (forced moves), in words."""
         ...
 
-    def next_text(self, at: At, game: G) -> str:
-        """Who the game waits for now, in words (for the channel)."""
-        ...
-
-    def table_image(self, at: At, view: V) -> bytes:
-        """The channel's image, from the public view."""
-        ...
-
-    def log_words(self, at: At, data: Record) -> list[str]:
-        """Every action of the game of `data` in the sentences the chat was told, in order
-        (replayed from the record: the chat's own words, so nothing secret)."""
-        ...
-
-    def table_svg(self, at: At, view: V) -> str:
-        """The board as SVG for the web page, from the public view: crisp at any size
-        (only asked of a game whose `web_board` is "svg")."""
-        ...
-
-    def sidebar(self, at: At, view: V) -> Sidebar:
-        """What the page shows beside the board, from the public view: what the channel's
-        picture shows around it (seats, scores, dice...), as words and small pieces."""
-        ...
-
-    def final_text(self, at: At, game: G, voted_end: bool) -> str: ...
-
-    def final_image(self, at: At, view: V, voted_end: bool) -> bytes:
-        """The last table, from the public view."""
-        ...
-
-    def status_text(self, at: At, game: G, waited: str) -> str:
-        """Scores and whose turn; `waited` is when the turn started and how long it has
-        left, in words ("turn started 3 h ago, 2 d 21 h left")."""
-        ...
-
-    def prompt(self, at: At, game: G, seat: str, reminder: bool) -> Message:
-        """What `seat` must decide now, privately: text, its view's image, its choices."""
-        ...
-
-    def private(self, at: At, game: G, seat: str) -> Message:
-        """`/fc hand`: what the seat alone may see, when it is not asked to decide."""
-        ...
-
-    def after_own(self, at: At, game: G, seat: str) -> list[Message]:
-        """Private news for the seat that just acted (a new tile), if any."""
-        ...
-
     def on_limit(self, kind: str) -> Literal["vote", "default"]:
         """At the turn limit: the others vote, or the decision is made for the seat."""
         ...
 
     def stand_in(self, game: G, seat: str, rng: random.Random) -> A:
         """The action played for a seat that did not decide in time (or voted away)."""
-        ...
-
-    def default_text(self, at: At, game: G, seat: str, kind: str) -> str:
-        """The channel's words when a decision was made for `seat` at the limit."""
         ...
 
     def outcome(self, game: G) -> Outcome: ...
@@ -311,9 +253,98 @@ class GameModule(GameInfo, Protocol[G, V, A]):
         replay)."""
         ...
 
-    def replay_image(self, at: At, views: Sequence[V]) -> bytes:
+
+class Words(Protocol[G_contra]):
+    """What the table is told, in words."""
+
+    def begin_text(self, at: At, game: G_contra) -> str:
+        """The channel's words when the game begins: the seats in order, who starts."""
+        ...
+
+    def explain(self, err: IllegalMove, lang: str) -> str:
+        """The engine's refusal in the user's language."""
+        ...
+
+    def next_text(self, at: At, game: G_contra) -> str:
+        """Who the game waits for now, in words (for the channel)."""
+        ...
+
+    def log_words(self, at: At, data: Record) -> list[str]:
+        """Every action of the game of `data` in the sentences the chat was told, in order
+        (replayed from the record: the chat's own words, so nothing secret)."""
+        ...
+
+    def final_text(self, at: At, game: G_contra, voted_end: bool) -> str: ...
+
+    def status_text(self, at: At, game: G_contra, waited: str) -> str:
+        """Scores and whose turn; `waited` is when the turn started and how long it has
+        left, in words ("turn started 3 h ago, 2 d 21 h left")."""
+        ...
+
+    def default_text(self, at: At, game: G_contra, seat: str, kind: str) -> str:
+        """The channel's words when a decision was made for `seat` at the limit."""
+        ...
+
+
+class Pictures(Protocol[G_contra, V_contra]):
+    """What the table and each seat are shown: images from views, private messages."""
+
+    def table_image(self, at: At, view: V_contra) -> bytes:
+        """The channel's image, from the public view."""
+        ...
+
+    def table_svg(self, at: At, view: V_contra) -> str:
+        """The board as SVG for the web page, from the public view: crisp at any size
+        (only asked of a game whose `web_board` is "svg")."""
+        ...
+
+    def sidebar(self, at: At, view: V_contra) -> Sidebar:
+        """What the page shows beside the board, from the public view: what the channel's
+        picture shows around it (seats, scores, dice...), as words and small pieces."""
+        ...
+
+    def final_image(self, at: At, view: V_contra, voted_end: bool) -> bytes:
+        """The last table, from the public view."""
+        ...
+
+    def replay_image(self, at: At, views: Sequence[V_contra]) -> bytes:
         """The views drawn as the channel sees them, as one animation (a GIF)."""
         ...
+
+    def prompt(self, at: At, game: G_contra, seat: str, reminder: bool) -> Message:
+        """What `seat` must decide now, privately: text, its view's image, its choices."""
+        ...
+
+    def private(self, at: At, game: G_contra, seat: str) -> Message:
+        """`/fc hand`: what the seat alone may see, when it is not asked to decide."""
+        ...
+
+    def after_own(self, at: At, game: G_contra, seat: str) -> list[Message]:
+        """Private news for the seat that just acted (a new tile), if any."""
+        ...
+
+
+class Inputs(Protocol[G_contra, A_co]):
+    """How actions arrive: typed, pressed, completed."""
+
+    def typed(self, at: At, game: G_contra, seat: str, args: list[str]) -> A_co:
+        """The action meant by `/fc play <args>`; `Refused` explains a mistake."""
+        ...
+
+    def pressed(
+        self, at: At, game: G_contra, seat: str, kind: str, count: int, payload: str
+    ) -> A_co | Reply:
+        """A game button: an action to play, or a private reply (a menu, a preview)."""
+        ...
+
+    def complete(self, at: At, game: G_contra, seat: str, text: str) -> list[tuple[str, str]]: ...
+
+
+class GameModule(
+    GameInfo, Rules[G, V, A], Words[G], Pictures[G, V], Inputs[G, A], Protocol[G, V, A]
+):
+    """All of a game the service uses: its `GameInfo`, `Rules`, `Words`, `Pictures` and
+    `Inputs`, over its game `G`, seat view `V` and action `A`."""
 
 
 def module(key: str) -> GameInfo:

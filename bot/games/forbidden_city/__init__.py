@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Literal, ParamSpec, TypeVar
 
 import render.forbidden_city as render
 from engine.core.errors import IllegalMove
@@ -30,16 +29,14 @@ from ...exchange.buttons import not_valid
 from ...exchange.refused import Refused
 from ...exchange.replies import Button, Message, Reply, Style, Target
 from ...text.i18n import N_, tr
-from .. import Acted, At, NewOption, Outcome, Record, Visitor
+from .. import Acted, At, NewOption, Outcome, Record
+from ..base import EngineModule
 from ..sidebar import Sidebar
 from . import buttons
 from . import sidebar as side
 from .spot_menu import page_count, spot_menu
 from .targets import explain, target
 from .texts import HELP, RULES, describe, final_text, status_text
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 COLOURS_BY_COUNT = {
     2: ["purple", "yellow"],
@@ -90,8 +87,9 @@ def _spots(game: Game) -> list[render.Spot]:
     return render.spots(game.view(game.current))
 
 
-class ForbiddenCity:
+class ForbiddenCity(EngineModule[Game, SeatView, Move]):
     key: str = "forbidden_city"
+    game_type = Game
     title: str = N_("Forbidden City")
     byline: str = N_("Forbidden City (Reiner Knizia)")
     words: tuple[str, ...] = ("knizia", "tiles", "forbidden", "city")
@@ -109,9 +107,6 @@ class ForbiddenCity:
         ),
     )
 
-    def visit(self, visitor: Visitor[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-        return visitor(self, *args, **kwargs)
-
     # ------------------------------------------------------------------ setting up
     def options(self, args: list[str], players: int, lang: str) -> dict[str, str]:
         side = args[0].lower() if args else "beginner"
@@ -124,12 +119,6 @@ class ForbiddenCity:
         side_name = tr(lang, "beginner") if side == "beginner" else tr(lang, "advanced")
         return tr(lang, "{side} side", side=side_name)
 
-    def seats(self, options: dict[str, str]) -> tuple[int, int]:
-        return self.min_players, self.max_players
-
-    def check_start(self, options: dict[str, str], players: int, lang: str) -> None:
-        return None
-
     def new_game(self, seats: int, options: dict[str, str], seed: int) -> Game:
         return Game(COLOURS_BY_COUNT[seats], options.get("side", "beginner"), seed=seed)
 
@@ -141,15 +130,6 @@ class ForbiddenCity:
 
     def count(self, game: Game) -> int:
         return len(game.moves)
-
-    def view(self, game: Game, seat: str | None) -> SeatView:
-        return game.view(seat)
-
-    def observe(self, game: Game, seat: str) -> SeatView:
-        return game.view(seat)
-
-    def parse_action(self, text: str) -> Move:
-        return Game.parse_action(text)
 
     def begin_text(self, at: At, game: Game) -> str:
         seats = ", ".join(f"{tr(at.lang, colour)} {at.mention(colour)}" for colour in game.players)
@@ -377,14 +357,8 @@ class ForbiddenCity:
         return [Message(tr(at.lang, "Your new tile."), image=image, image_name="your-tile.png")]
 
     # ------------------------------------------------------------------ time
-    def on_limit(self, kind: str) -> Literal["vote", "default"]:
-        return "vote"
-
     def stand_in(self, game: Game, seat: str, rng: random.Random) -> Move:
         return choose_greedy(game, rng)
-
-    def default_text(self, at: At, game: Game, seat: str, kind: str) -> str:
-        return ""
 
 
 MODULE = ForbiddenCity()

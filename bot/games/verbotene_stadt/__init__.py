@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Literal, ParamSpec, TypeVar
+from typing import Literal
 
 import render.verbotene_stadt as vs_render
 from engine.core.errors import IllegalMove
@@ -35,14 +35,12 @@ from ...exchange.buttons import not_valid
 from ...exchange.refused import Refused
 from ...exchange.replies import Message, Reply
 from ...text.i18n import N_, tr
-from .. import Acted, At, NewOption, Outcome, Record, Visitor
+from .. import Acted, At, NewOption, Outcome, Record
+from ..base import EngineModule
 from ..sidebar import Sidebar
 from . import buttons, choices, menus, prompts, taps, texts, words
 from . import sidebar as side
 from .paths import first_slides, movable, next_slides, trace
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 def _bribe(at: At, view: SeatView) -> str:
@@ -53,8 +51,9 @@ def _bribe(at: At, view: SeatView) -> str:
     return official_svg(view.bribe, label)
 
 
-class VerboteneStadt:
+class VerboteneStadt(EngineModule[Game, SeatView, Action]):
     key: str = "verbotene_stadt"
+    game_type = Game
     title: str = N_("Die Verbotene Stadt")
     byline: str = N_("Die Verbotene Stadt (Randolph & Rüttinger)")
     words: tuple[str, ...] = ("stadt", "verbotene", "vs", "randolph")
@@ -71,9 +70,6 @@ class VerboteneStadt:
             N_("teams"), N_("Die Verbotene Stadt for 4: partners sit opposite and add their points")
         ),
     )
-
-    def visit(self, visitor: Visitor[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-        return visitor(self, *args, **kwargs)
 
     # ------------------------------------------------------------------ setting up
     def options(self, args: list[str], players: int, lang: str) -> dict[str, str]:
@@ -109,14 +105,8 @@ class VerboteneStadt:
     def count(self, game: Game) -> int:
         return len(game.log)
 
-    def view(self, game: Game, seat: str | None) -> SeatView:
-        return game.view(seat)
-
     def observe(self, game: Game, seat: str) -> Observation:
         return observe(game, seat)
-
-    def parse_action(self, text: str) -> Action:
-        return Game.parse_action(text)
 
     def begin_text(self, at: At, game: Game) -> str:
         """Who plays first is rolled for once every opening bribe is in (`FirstPlayerChosen`)."""
@@ -210,9 +200,6 @@ class VerboteneStadt:
     def explain(self, err: IllegalMove, lang: str) -> str:
         return choices.explain(err, lang)
 
-    def after_play(self, at: At, game: Game) -> list[str]:
-        return []
-
     def act(self, at: At, game: Game, seat: str, action: Action) -> Acted:
         """The image is not posted after a bribe or an answer alone: the table has not
         changed."""
@@ -242,9 +229,6 @@ class VerboteneStadt:
 
     def final_text(self, at: At, game: Game, voted_end: bool) -> str:
         return texts.final_text(at, game, voted_end)
-
-    def final_image(self, at: At, view: SeatView, voted_end: bool) -> bytes:
-        return self.table_image(at, view)
 
     def status_text(self, at: At, game: Game, waited: str) -> str:
         return texts.status_text(at, game, waited)
