@@ -20,6 +20,7 @@ from ..runtime.computer_pool import DEFAULT_LEVEL
 from ..runtime.metrics import ACTIONS, SEARCH
 from ..store import Channel, Conflict
 from .context import Context, Loaded
+from .moment import Moment
 from .turns import after_action
 
 G = TypeVar("G", bound=Playing)
@@ -60,20 +61,11 @@ async def _turn(game_module: GameModule[G, V, A], ctx: Context, channel: Channel
             return Reply()
         count = game_module.count(game)
         lang = await ctx.channel_language(channel)
-        chain = await _chain(game_module, ctx, channel, loaded, game, lang)
-        forced = game_module.count(game) > count + chain.actions
+        moment = Moment(game_module, ctx, loaded, game, lang, channel)
+        chain = await _chain(moment)
+        forced = moment.count > count + chain.actions
         try:
-            return await after_action(
-                game_module,
-                ctx,
-                channel,
-                loaded,
-                game,
-                chain.lines,
-                lang,
-                chain.draws,
-                forced=forced,
-            )
+            return await after_action(moment, chain.lines, chain.draws, forced=forced)
         except Conflict:
             continue
     await ctx.store.schedule(channel, "bot", ctx.clock() + ctx.settings.bot_pause.total_seconds())
@@ -88,23 +80,17 @@ def _computer_seat(loaded: Loaded, game: Playing) -> str | None:
     return next((t.seat for t in game.to_act if t.seat in computers), None)
 
 
-async def _chain(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    channel: Channel,
-    loaded: Loaded,
-    game: G,
-    lang: str,
-) -> Chain:
-    """Every computer decision due before a person's, played on `game`."""
+async def _chain(moment: Moment[G, V, A]) -> Chain:
+    """Every computer decision due before a person's, played on the moment's game."""
+    game_module, loaded, game = moment.module, moment.loaded, moment.game
     chain = Chain()
     while chain.actions < CHAIN and (seat := _computer_seat(loaded, game)) is not None:
-        action = await _decide(game_module, ctx, channel, loaded, game, seat)
-        at = ctx.at(loaded.table, channel.channel_id, lang, game_module.count(game))
+        action = await _decide(moment, seat)
+        at = moment.at()
         try:
             acted = game_module.act(at, game, seat, action)
         except ValueError:  # an illegal decision, never expected: the table's stand-in then
-            log.exception("a computer player's action was refused in %s", channel)
+            log.exception("a computer player's action was refused in %s", moment.channel)
             rng = random.Random(game.seed + at.count)
             acted = game_module.act(at, game, seat, game_module.stand_in(game, seat, rng))
         ACTIONS.labels(game_module.key, "computer").inc()
@@ -114,22 +100,16 @@ async def _chain(
     return chain
 
 
-async def _decide(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    channel: Channel,
-    loaded: Loaded,
-    game: G,
-    seat: str,
-) -> A:
+async def _decide(moment: Moment[G, V, A], seat: str) -> A:
     """The seat's decision, searched from its view alone; the same if made again."""
-    level = loaded.table.user_of(seat).bot or DEFAULT_LEVEL
-    seed = game.seed + game_module.count(game)
+    game_module, table, game = moment.module, moment.table, moment.game
+    level = table.user_of(seat).bot or DEFAULT_LEVEL
+    seed = game.seed + moment.count
     view = game_module.observe(game, seat)
     try:
         with SEARCH.labels(game_module.key, level).time():
-            decided = await ctx.computer.decide(loaded.table.kind, level, view, seat, seed)
+            decided = await moment.ctx.computer.decide(table.kind, level, view, seat, seed)
         return game_module.parse_action(str(decided))
     except Exception:  # not even the greedy move: the table's own stand-in then
-        log.exception("no computer decision in %s", channel)
+        log.exception("no computer decision in %s", moment.channel)
         return game_module.stand_in(game, seat, random.Random(seed))

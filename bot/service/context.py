@@ -21,12 +21,12 @@ from engine.core.errors import CorruptRecord
 from ..config import Settings
 from ..exchange.actor import Actor
 from ..exchange.refused import Refused
-from ..games import At, GameInfo, GameModule, Playing
+from ..games import GameInfo, GameModule, Playing
 from ..records.table import Table, load_game
 from ..runtime.computer_pool import Computer, playable
 from ..runtime.metrics import DRAWING, DRAWN
-from ..store import Channel, GameRecord, Store, StoreUnavailable
-from ..text.i18n import normalize, tr, translations
+from ..store import Channel, ChatSettings, GameRecord, Store, StoreUnavailable
+from ..text.i18n import normalize, tr
 
 G = TypeVar("G", bound=Playing)
 
@@ -105,12 +105,17 @@ class Context:
         """The chat's language (set, or kept from its first table), else the user's, else
         the bot's; never fails on an outage. A chat with a table always has one, so what a
         timer sends there (`channel_language`) speaks as the answers do."""
+        return (await self.spoken(actor))[0]
+
+    async def spoken(self, actor: Actor) -> tuple[str, ChatSettings | None]:
+        """The chat's language (as `language` says) and the settings it was read from, so
+        the answer reads them once (`None` on an outage)."""
         try:
             chat = await self.store.chat_settings(Channel.of(actor.platform, actor.channel_id))
-            chosen = chat.spoken
         except StoreUnavailable:
-            chosen = None
-        return chosen or normalize(actor.locale) or self.default_language
+            chat = None
+        chosen = chat.spoken if chat is not None else None
+        return chosen or normalize(actor.locale) or self.default_language, chat
 
     async def channel_language(self, channel: Channel) -> str:
         """The chat's language when nobody acts (timers, web pages): as `language` answers."""
@@ -168,20 +173,6 @@ class Context:
             loaded.record.version,
             players=loaded.table.user_ids(),
             deadlines=deadlines,
-        )
-
-    def at(
-        self, table: Table, channel_id: str, lang: str, count: int = 0, pictures: bool = True
-    ) -> At:
-        """What a game module is told of the table (see `bot.games.At`)."""
-        return At(
-            lang=lang,
-            channel_id=channel_id,
-            users=table.users(),
-            names=table.names(),
-            count=count,
-            words=translations(lang).gettext,
-            pictures=pictures,
         )
 
 

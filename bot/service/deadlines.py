@@ -13,15 +13,15 @@ from typing import TypeVar
 
 from ..exchange.refused import Refused
 from ..exchange.replies import Message, Reply
-from ..games import GameModule, Playing
-from ..records.table import load_game
+from ..games import Playing
 from ..runtime.metrics import DEADLINES, DUE, LATE
 from ..store import CLAIM_LEASE, Channel, Conflict, Deadline, StoreUnavailable
 from ..text.durations import duration_text
 from ..text.i18n import tr
 from . import posting, results, votes
 from .computers import computer_turn
-from .context import Context, Loaded, user_names, waiting_seats
+from .context import Context, user_names, waiting_seats
+from .moment import Moment, enter_stored
 from .schedule import turn_deadlines
 from .turns import after_action, prompts, stand_in
 
@@ -152,8 +152,8 @@ async def _fire(ctx: Context, channel: Channel, kind: str) -> Reply:
         return Reply()
     lang = await ctx.channel_language(channel)
     if kind == "news":
-        return await loaded.table.module.visit(_news, ctx, channel, loaded, lang)
-    return await loaded.table.module.visit(_fire_turn, ctx, channel, loaded, kind, lang)
+        return await enter_stored(ctx, loaded, lang, channel, _news)
+    return await enter_stored(ctx, loaded, lang, channel, _fire_turn, kind)
 
 
 async def resume(ctx: Context, channel: Channel) -> Reply:
@@ -163,89 +163,63 @@ async def resume(ctx: Context, channel: Channel) -> Reply:
     if loaded is None or loaded.table.game is None:
         return Reply()
     lang = await ctx.channel_language(channel)
-    return await loaded.table.module.visit(_news, ctx, channel, loaded, lang)
+    return await enter_stored(ctx, loaded, lang, channel, _news)
 
 
-async def _news(
-    game_module: GameModule[G, V, A], ctx: Context, channel: Channel, loaded: Loaded, lang: str
-) -> Reply:
-    table = loaded.table
-    game = load_game(game_module, table)
+async def _news(moment: Moment[G, V, A]) -> Reply:
+    ctx, game, game_module = moment.ctx, moment.game, moment.module
     if game.is_over:
         return Reply()
-    at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
-    text = tr(lang, "The game stands as shown: every move so far is saved.")
+    at = moment.at()
+    text = tr(moment.lang, "The game stands as shown: every move so far is saved.")
     text += " " + game_module.next_text(at, game)
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
-    chat = await ctx.store.chat_settings(channel)
-    notices = await prompts(game_module, ctx, at, loaded, game, chat, waiting_seats(game))
-    return Reply(public=[Message(text, image=image, names=user_names(table))], direct=notices)
+    notices = await prompts(moment, at, await moment.settings(), waiting_seats(game))
+    message = Message(text, image=image, names=user_names(moment.table))
+    return Reply(public=[message], direct=notices)
 
 
-async def _fire_turn(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    channel: Channel,
-    loaded: Loaded,
-    kind: str,
-    lang: str,
-) -> Reply:
+async def _fire_turn(moment: Moment[G, V, A], kind: str) -> Reply:
     """A person's reminder or time limit, if it is still due for the stored turn."""
-    game = load_game(game_module, loaded.table)
-    if game.is_over:
+    ctx = moment.ctx
+    if moment.game.is_over:
         return Reply()
-    due = turn_deadlines(ctx, loaded.table).get(kind)
+    due = turn_deadlines(ctx, moment.table).get(kind)
     if due is None:
         return Reply()
     if ctx.clock() < due:  # not yet due for the stored turn: set it for that turn
-        await ctx.store.schedule(channel, kind, due)
+        await ctx.store.schedule(moment.channel, kind, due)
         return Reply()
     if kind == "remind":
-        return await _remind(game_module, ctx, channel, loaded, game, lang)
+        return await _remind(moment)
     if kind == "limit":
-        return await _limit(game_module, ctx, channel, loaded, game, lang)
+        return await _limit(moment)
     return Reply()
 
 
-async def _remind(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    channel: Channel,
-    loaded: Loaded,
-    game: G,
-    lang: str,
-) -> Reply:
+async def _remind(moment: Moment[G, V, A]) -> Reply:
     """A gentle reminder, privately, to each person the game still waits for."""
-    at = ctx.at(loaded.table, channel.channel_id, lang, game_module.count(game))
-    chat = await ctx.store.chat_settings(channel)
-    seats = list(dict.fromkeys(turn.seat for turn in game.to_act))
-    reply = Reply(
-        direct=await prompts(game_module, ctx, at, loaded, game, chat, seats, reminder=True)
-    )
+    ctx, at = moment.ctx, moment.at()
+    chat = await moment.settings()
+    seats = list(dict.fromkeys(turn.seat for turn in moment.game.to_act))
+    reply = Reply(direct=await prompts(moment, at, chat, seats, reminder=True))
     await ctx.store.schedule(
-        channel, "remind", ctx.clock() + ctx.settings.reminder_after.total_seconds()
+        moment.channel, "remind", ctx.clock() + ctx.settings.reminder_after.total_seconds()
     )
     return reply
 
 
-async def _limit(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    channel: Channel,
-    loaded: Loaded,
-    game: G,
-    lang: str,
-) -> Reply:
+async def _limit(moment: Moment[G, V, A]) -> Reply:
     """The turn ran past its limit: the decisions are made for the seats, or votes open."""
-    table = loaded.table
-    if all(game_module.on_limit(t.kind) == "default" for t in game.to_act):
-        return await _defaults(game_module, ctx, channel, loaded, game, lang)
+    ctx, table, game, lang = moment.ctx, moment.table, moment.game, moment.lang
+    if all(moment.module.on_limit(t.kind) == "default" for t in game.to_act):
+        return await _defaults(moment)
     table.limit_passed = True
     try:
-        await ctx.save(loaded, {"limit": None})
+        await ctx.save(moment.loaded, {"limit": None})
     except Conflict:
         return Reply()
-    at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
+    at = moment.at()
     who = ", ".join(at.mention(s) for s in waiting_seats(game))
     duration = duration_text(ctx.settings.turn_limit.total_seconds(), lang)
     if ctx.playable(table.kind):
@@ -266,33 +240,15 @@ async def _limit(
             who=who,
             duration=duration,
         )
-    choices = votes.buttons(ctx, table.kind, channel.channel_id, game_module.count(game), lang)
+    choices = votes.buttons(ctx, table.kind, moment.channel.channel_id, at.count, lang)
     return Reply(public=[Message(text, names=user_names(table), buttons=[choices])])
 
 
-async def _defaults(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    channel: Channel,
-    loaded: Loaded,
-    game: G,
-    lang: str,
-) -> Reply:
+async def _defaults(moment: Moment[G, V, A]) -> Reply:
     """The turn limit made the waited-for decisions for their seats (as the game says)."""
-    at = ctx.at(loaded.table, channel.channel_id, lang, game_module.count(game))
-    made = stand_in(game_module, at, game, told=True)
+    made = stand_in(moment, told=True)
     try:
-        reply = await after_action(
-            game_module,
-            ctx,
-            channel,
-            loaded,
-            game,
-            made.lines,
-            lang,
-            made.draws,
-            forced=made.forced,
-        )
+        reply = await after_action(moment, made.lines, made.draws, forced=made.forced)
     except Conflict:
         return Reply()
     reply.direct = made.news + reply.direct

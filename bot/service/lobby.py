@@ -30,6 +30,7 @@ from .context import (
     waiting,
     waiting_seats,
 )
+from .moment import Moment
 from .schedule import DEADLINE_KINDS, turn_deadlines
 from .turns import news_owed, news_told, prompts
 from .weblinks import live_line, with_line
@@ -367,18 +368,17 @@ async def _deal(
     keep(game_module, table, game)
     table.waiting = sorted(waiting(game))
     table.turn_started = ctx.clock()
-    channel = loaded.channel
-    chat = await ctx.store.chat_settings(channel)
+    moment = Moment(game_module, ctx, loaded, game, lang, loaded.channel)
+    channel = moment.channel
+    chat = await moment.settings()
     await ctx.save(loaded, turn_deadlines(ctx, table) | news_owed(ctx))
-    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
+    at = moment.at()
     text = with_line(
         game_module.begin_text(at, game), live_line(ctx, lang, channel, loaded.record.game_id)
     )
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
     reply = Reply(public=[Message(text, image=image, names=user_names(table))])
-    reply.direct.extend(
-        await prompts(game_module, ctx, at, loaded, game, chat, waiting_seats(game))
-    )
+    reply.direct.extend(await prompts(moment, at, chat, waiting_seats(game)))
     await news_told(ctx, channel)
     return reply
 

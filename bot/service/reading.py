@@ -20,7 +20,8 @@ from ..store import Channel, StoreUnavailable
 from ..text.durations import turn_text
 from ..text.i18n import N_, tr
 from . import votes
-from .context import Context, Loaded, creator_name, game_of, user_names, waiting_seats
+from .context import Context, Loaded, creator_name, user_names, waiting_seats
+from .moment import Moment, enter, enter_stored
 from .schedule import turn_deadlines
 from .turns import seated
 from .weblinks import live_line, with_line, with_seat_link
@@ -51,28 +52,27 @@ async def hand(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     """What is the actor's alone, privately: their prompt if they must decide, with their
     personal link to the table's page (a fresh one, whenever they ask)."""
     loaded = await ctx.need(actor, lang)
-    return await loaded.table.module.visit(_hand, ctx, loaded, actor, lang)
+    return await enter(ctx, loaded, lang, _hand, actor)
 
 
-async def _hand(
-    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
-) -> Reply:
-    game, seat = seated(game_module, loaded, actor, lang)
-    count = game_module.count(game)
-    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, count, pictures=not actor.page)
+async def _hand(moment: Moment[G, V, A], actor: Actor) -> Reply:
+    ctx, loaded, game, lang = moment.ctx, moment.loaded, moment.game, moment.lang
+    seat = seated(moment, actor)
+    at = moment.at(pictures=not actor.page)
     absent = waiting_seats(game)
     if seat in absent:
-        message = await ctx.draw(partial(game_module.prompt, at, game, seat, False))
+        message = await ctx.draw(partial(moment.module.prompt, at, game, seat, False))
     else:
-        message = await ctx.draw(partial(game_module.private, at, game, seat))
+        message = await ctx.draw(partial(moment.module.private, at, game, seat))
     shown = [with_seat_link(ctx, lang, loaded, actor.user_id, message)]
     if votes.may_vote(loaded, seat, absent):
-        kind, count = loaded.table.kind, game_module.count(game)
         text = tr(lang, "The turn runs past its time limit: your vote?")
         mine = loaded.table.votes.get(actor.user_id)
         if mine is not None:
             text += " " + tr(lang, "You voted: {choice}.", choice=votes.label(mine, lang))
-        choices = votes.buttons(ctx, kind, loaded.channel.channel_id, count, lang)
+        choices = votes.buttons(
+            ctx, loaded.table.kind, moment.channel.channel_id, moment.count, lang
+        )
         shown.append(Message(text, buttons=[choices]))
     return Reply(private=shown)
 
@@ -109,18 +109,15 @@ async def board(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply
         ended = await ctx.ended(channel)
         if ended is None:
             raise Refused(tr(lang, "There is no table here. Open one with /fc new."))
-        return await final(ctx, channel, ended.table, lang)
+        return await final(ctx, channel, ended, lang)
     if not loaded.table.started:
         return await status(ctx, actor, args, lang)
-    return await loaded.table.module.visit(_board, ctx, loaded, actor, lang)
+    return await enter(ctx, loaded, lang, _board)
 
 
-async def _board(
-    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
-) -> Reply:
-    table = loaded.table
-    game = game_of(game_module, loaded, lang)
-    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
+async def _board(moment: Moment[G, V, A]) -> Reply:
+    ctx, loaded, table, lang = moment.ctx, moment.loaded, moment.table, moment.lang
+    game_module, game, at = moment.module, moment.game, moment.at()
     image = await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
     text = game_module.status_text(at, game, _waited(ctx, table, lang))
     text = with_line(text, live_line(ctx, lang, loaded.channel, loaded.record.game_id))
@@ -156,15 +153,12 @@ async def status(ctx: Context, actor: Actor, args: list[str], lang: str) -> Repl
             names=names,
         )
         return Reply(private=[Message(text)])
-    return await table.module.visit(_status, ctx, loaded, actor, lang)
+    return await enter(ctx, loaded, lang, _status)
 
 
-async def _status(
-    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
-) -> Reply:
-    game = game_of(game_module, loaded, lang)
-    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
-    text = game_module.status_text(at, game, _waited(ctx, loaded.table, lang))
+async def _status(moment: Moment[G, V, A]) -> Reply:
+    waited = _waited(moment.ctx, moment.table, moment.lang)
+    text = moment.module.status_text(moment.at(), moment.game, waited)
     return Reply(private=[Message(text)])
 
 
@@ -248,18 +242,15 @@ def _waited_seats(game_module: GameModule[G, V, A], table: Table) -> list[str]:
     return waiting_seats(load_game(game_module, table))
 
 
-async def final(ctx: Context, channel: Channel, table: Table, lang: str) -> Reply:
+async def final(ctx: Context, channel: Channel, ended: Loaded, lang: str) -> Reply:
     """How a game ended, with its last table: played out, or ended by a vote."""
-    return await table.module.visit(_final, ctx, channel, table, lang)
+    return await enter_stored(ctx, ended, lang, channel, _final)
 
 
-async def _final(
-    game_module: GameModule[G, V, A], ctx: Context, channel: Channel, table: Table, lang: str
-) -> Reply:
-    game = load_game(game_module, table)
-    at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
+async def _final(moment: Moment[G, V, A]) -> Reply:
+    game_module, table, game, at = moment.module, moment.table, moment.game, moment.at()
     text = game_module.final_text(at, game, table.voted_end)
-    image = await ctx.draw(
+    image = await moment.ctx.draw(
         lambda: game_module.final_image(at, game_module.view(game, None), table.voted_end)
     )
     message = Message(text, image=image, image_name="final.png", names=user_names(table))

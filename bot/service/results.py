@@ -18,12 +18,13 @@ from engine.ratings import Rating, Team, rate
 
 from ..exchange.buttons import REPLAY
 from ..exchange.replies import Button, Message, Reply
-from ..games import At, GameModule, Playing
+from ..games import GameModule, Playing
 from ..records.finished import Result, ResultSeat
 from ..records.table import Table
 from ..store import Channel, Player, StoreUnavailable, Update
 from ..text.i18n import tr
 from .context import Context, Loaded, user_names
+from .moment import Moment
 from .schedule import DEADLINE_KINDS
 from .standings import player_name
 
@@ -240,19 +241,12 @@ async def conclude(
         return Concluded(kept_result, None)
 
 
-async def ended(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    loaded: Loaded,
-    game: G,
-    at: At,
-    lines: list[str],
-    *,
-    voted_end: bool,
-) -> Reply:
+async def ended(moment: Moment[G, V, A], lines: list[str], *, voted_end: bool) -> Reply:
     """A game over, played out or ended by its players' vote: archived with its result
     (`conclude`), then told after `lines` with the rating changes and drawn, with a button to
     watch its replay."""
+    game_module, ctx, loaded, game = moment.module, moment.ctx, moment.loaded, moment.game
+    at = moment.at()
     concluded = await conclude(game_module, ctx, loaded, game, voted_end)
     lines = [*lines, game_module.final_text(at, game, voted_end)]
     buttons: list[list[Button]] = []

@@ -19,14 +19,14 @@ from ..exchange.actor import Actor
 from ..exchange.buttons import Codec, Frame, Tapped
 from ..exchange.refused import Refused
 from ..exchange.replies import Reply
-from ..games import GameModule, Playing
-from ..records.table import load_game
+from ..games import Playing
 from ..runtime.metrics import ERRORS
 from ..store import Channel, Conflict, NotFound, StoreUnavailable
 from ..text.i18n import tr
 from ..text.names import without_controls
 from . import chat, forget, history, lobby, reading, standings, turns, votes
-from .context import Context, Loaded
+from .context import Context
+from .moment import Moment, enter
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
@@ -153,13 +153,14 @@ async def command(ctx: Context, actor: Actor, text: str) -> Reply:
 
 
 async def press(ctx: Context, actor: Actor, data: str) -> Reply:
-    """A button or menu choice; `data` names the game's channel, so private chats work too."""
-    lang = await ctx.language(actor)
+    """A button or menu choice; `data` names the game's channel, so private chats work too.
+    The language is that of the game's chat, read once with its settings (`turns.pressed`
+    hands them down to the answer)."""
     pressed = Frame.parse(data)
     if pressed is None:
-        return _not_valid(lang)
+        return _not_valid(await ctx.language(actor))
     where = replace(actor, channel_id=pressed.channel_id, private=False)
-    lang = await ctx.language(where)
+    lang, chat = await ctx.spoken(where)
     lobby_button = LOBBY_BUTTONS.get(pressed.kind)
     anywhere_button = ANYWHERE_BUTTONS.get(pressed.kind)
     if anywhere_button is not None:
@@ -167,8 +168,8 @@ async def press(ctx: Context, actor: Actor, data: str) -> Reply:
     elif lobby_button is not None and pressed.channel_id == actor.channel_id:  # where posted
         reply = await guard(lang, lobby_button(ctx, where, pressed, lang))
     elif lobby_button is None and pressed.count is not None and pressed.payload is not None:
-        work = turns.pressed(ctx, where, pressed.kind, pressed.count, pressed.payload, lang)
-        reply = await guard(lang, work)
+        press = turns.Press(pressed.kind, pressed.count, pressed.payload)
+        reply = await guard(lang, turns.pressed(ctx, where, press, lang, chat))
     else:
         reply = _not_valid(lang)
     reply.channel_id = pressed.channel_id
@@ -209,23 +210,18 @@ async def _choices(ctx: Context, actor: Actor, text: str) -> list[tuple[str, str
     key = (str(channel), loaded.record.version, actor.user_id, text)
     found = ctx.completions.get(key)
     if found is None:
-        found = loaded.table.module.visit(_complete, ctx, loaded, actor, text)
+        found = enter(ctx, loaded, ctx.default_language, _complete, actor, text)
         ctx.completions[key] = found
         while len(ctx.completions) > COMPLETIONS_KEPT:
             ctx.completions.popitem(last=False)
     return found
 
 
-def _complete(
-    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, text: str
-) -> list[tuple[str, str]]:
-    table = loaded.table
-    seat = table.engine_seat(actor.user_id)
-    game = load_game(game_module, table)
-    if seat is None or game.is_over:
+def _complete(moment: Moment[G, V, A], actor: Actor, text: str) -> list[tuple[str, str]]:
+    seat = moment.table.engine_seat(actor.user_id)
+    if seat is None or moment.game.is_over:
         return []
-    at = ctx.at(table, loaded.channel.channel_id, ctx.default_language, game_module.count(game))
-    return game_module.complete(at, game, seat, text)
+    return moment.module.complete(moment.at(), moment.game, seat, text)
 
 
 async def home(ctx: Context, actor: Actor, lang: str) -> Actor:

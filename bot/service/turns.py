@@ -20,130 +20,108 @@ from ..exchange.actor import Actor
 from ..exchange.buttons import not_valid
 from ..exchange.refused import Refused
 from ..exchange.replies import Direct, Message, Reply
-from ..games import At, GameModule, Playing
+from ..games import At, Playing
 from ..records.table import Table, keep
 from ..runtime.metrics import ACTIONS
 from ..store import Channel, ChatSettings, StoreUnavailable
 from ..text.i18n import tr
 from . import results
-from .context import Context, Loaded, game_of, user_names, waiting, waiting_seats
+from .context import Context, user_names, waiting, waiting_seats
+from .moment import Moment, enter
 from .schedule import NEWS_AFTER, saved_deadlines
 from .weblinks import with_seat_link
 
 G = TypeVar("G", bound=Playing)
 V = TypeVar("V")
 A = TypeVar("A")
+Chat = ChatSettings | None
 
 
-def seated(
-    game_module: GameModule[G, V, A], loaded: Loaded, actor: Actor, lang: str
-) -> tuple[G, str]:
-    """The game under way and the actor's seat in it."""
-    game = game_of(game_module, loaded, lang)
-    seat = loaded.table.engine_seat(actor.user_id)
+def seated(moment: Moment[G, V, A], actor: Actor) -> str:
+    """The actor's seat in the game under way."""
+    seat = moment.table.engine_seat(actor.user_id)
     if seat is None:
-        raise Refused(tr(lang, "You are not playing at this table."))
-    if game.is_over:
-        raise Refused(tr(lang, "The game is over."))
-    return game, seat
+        raise Refused(tr(moment.lang, "You are not playing at this table."))
+    if moment.game.is_over:
+        raise Refused(tr(moment.lang, "The game is over."))
+    return seat
 
 
-def acting(
-    game_module: GameModule[G, V, A], loaded: Loaded, actor: Actor, lang: str
-) -> tuple[G, str]:
-    """The game and the actor's seat, if the game waits for a decision of theirs."""
-    game, seat = seated(game_module, loaded, actor, lang)
-    if loaded.table.user_of(seat).away:
+def acting(moment: Moment[G, V, A], actor: Actor) -> str:
+    """The actor's seat, if the game waits for a decision of theirs."""
+    seat = seated(moment, actor)
+    table, lang = moment.table, moment.lang
+    if table.user_of(seat).away:
         raise Refused(
             tr(lang, "A computer player has your seat: /fc back to play it yourself again.")
         )
-    if seat not in waiting_seats(game):
-        waited = [loaded.table.user_of(s).name for s in waiting_seats(game)]
+    if seat not in waiting_seats(moment.game):
+        waited = [table.user_of(s).name for s in waiting_seats(moment.game)]
         raise Refused(tr(lang, "It is {who}'s turn, not yours.", who=", ".join(waited)))
-    return game, seat
+    return seat
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """An action typed: `/fc play <words>`."""
+
+    words: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A game's own button, made for the action `count`."""
+
+    kind: str
+    count: int
+    payload: str
 
 
 async def play(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     """`/fc play <args>`: the game module reads the words as an action."""
     loaded = await ctx.need(actor, lang)
-    return await loaded.table.module.visit(_play, ctx, loaded, actor, args, lang)
+    return await enter(ctx, loaded, lang, _turn, actor, Words(args))
 
 
-async def _play(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    loaded: Loaded,
-    actor: Actor,
-    args: list[str],
-    lang: str,
-) -> Reply:
-    game, seat = acting(game_module, loaded, actor, lang)
-    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
-    action = game_module.typed(replace(at, private=actor.private), game, seat, args)
-    return await apply(game_module, ctx, actor, loaded, game, seat, action, lang)
-
-
-async def pressed(
-    ctx: Context, actor: Actor, kind: str, count: int, payload: str, lang: str
-) -> Reply:
-    """A game's own button: an action, or a private reply (a menu, a preview)."""
+async def pressed(ctx: Context, actor: Actor, press: Press, lang: str, chat: Chat) -> Reply:
+    """A game's own button: an action, or a private reply (a menu, a preview). `chat` is the
+    chat's settings as the press's language was read from them (`None` in an outage)."""
     loaded = await ctx.need(actor, lang)
-    if kind not in loaded.table.module.button_kinds:
+    if press.kind not in loaded.table.module.button_kinds:
         raise Refused(not_valid(lang))
-    return await loaded.table.module.visit(_pressed, ctx, loaded, actor, kind, count, payload, lang)
+    return await enter(ctx, loaded, lang, _turn, actor, press, chat)
 
 
-async def _pressed(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    loaded: Loaded,
-    actor: Actor,
-    kind: str,
-    count: int,
-    payload: str,
-    lang: str,
+async def _turn(
+    moment: Moment[G, V, A], actor: Actor, move: Words | Press, chat: Chat = None
 ) -> Reply:
-    game, seat = acting(game_module, loaded, actor, lang)
-    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
-    outcome = await ctx.draw(partial(game_module.pressed, at, game, seat, kind, count, payload))
-    if isinstance(outcome, Reply):
-        return outcome
-    return await apply(game_module, ctx, actor, loaded, game, seat, outcome, lang)
-
-
-async def apply(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    actor: Actor,
-    loaded: Loaded,
-    game: G,
-    seat: str,
-    action: A,
-    lang: str,
-) -> Reply:
-    """A person's action: played, stored and told."""
-    at = ctx.at(loaded.table, loaded.channel.channel_id, lang, game_module.count(game))
+    """A person's action, typed or pressed: played, stored and told."""
+    module, game = moment.module, moment.game
+    if Channel.of(actor.platform, actor.channel_id) == moment.channel:  # not a moved table's
+        moment.chat = chat
+    seat = acting(moment, actor)
+    at = moment.at()
+    if isinstance(move, Words):
+        action = module.typed(replace(at, private=actor.private), game, seat, move.words)
+    else:
+        made = partial(module.pressed, at, game, seat, move.kind, move.count, move.payload)
+        outcome = await moment.ctx.draw(made)
+        if isinstance(outcome, Reply):
+            return outcome
+        action = outcome
     try:
-        acted = game_module.act(at, game, seat, action)
+        acted = module.act(at, game, seat, action)
     except IllegalMove as err:
-        raise Refused(game_module.explain(err, lang)) from None
-    ACTIONS.labels(game_module.key, "person").inc()
-    lines = acted.lines + game_module.after_play(at, game)
-    forced = game_module.count(game) > at.count + 1
-    channel = loaded.channel
-    return await after_action(
-        game_module, ctx, channel, loaded, game, lines, lang, acted.draws, seat, forced=forced
-    )
+        raise Refused(module.explain(err, moment.lang)) from None
+    ACTIONS.labels(module.key, "person").inc()
+    lines = acted.lines + module.after_play(at, game)
+    forced = moment.count > at.count + 1
+    return await after_action(moment, lines, acted.draws, seat, forced=forced)
 
 
 async def after_action(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    channel: Channel,
-    loaded: Loaded,
-    game: G,
+    moment: Moment[G, V, A],
     lines: list[str],
-    lang: str,
     drawn: bool,
     actor_seat: str | None = None,
     *,
@@ -159,9 +137,9 @@ async def after_action(
 
     Words without a picture that only computers follow (a secret choice) wait in the table
     and open the computers' post: one message to the group, not two."""
-    table = loaded.table
+    ctx, table, game = moment.ctx, moment.table, moment.game
     before = set(table.waiting)
-    keep(game_module, table, game)
+    keep(moment.module, table, game)
     now = waiting(game)
     newly = now if forced else now - before
     table.waiting = sorted(now)
@@ -169,32 +147,32 @@ async def after_action(
         table.turn_started = ctx.clock()
         table.votes = {}
         table.limit_passed = False
-    at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
+    at = moment.at()
     lines = [line for line in [*table.said, *lines] if line]
     table.said = []
     if game.is_over:
-        return await results.ended(game_module, ctx, loaded, game, at, lines, voted_end=False)
+        return await results.ended(moment, lines, voted_end=False)
     # Everything the reply needs from Redis is read before the save, and the next turn's
     # deadlines go in the save itself: once the move is stored, nothing else can fail.
-    chat = await ctx.store.chat_settings(channel)
+    chat = await moment.settings()
     later = not drawn and _computers_next(table, game)
     if later:
         table.said = lines
-    await ctx.save(loaded, saved_deadlines(ctx, table) | news_owed(ctx))
-    lines.append(game_module.next_text(at, game))
+    await ctx.save(moment.loaded, saved_deadlines(ctx, table) | news_owed(ctx))
+    lines.append(moment.module.next_text(at, game))
     told = {w.split(" ", 1)[0] for w in newly}
     if not forced:
         told.discard(actor_seat or "")
     seats = [s for s in waiting_seats(game) if s in told]
     image, notices, own = await asyncio.gather(
-        _table_image(game_module, ctx, at, game, drawn),
-        prompts(game_module, ctx, at, loaded, game, chat, seats),
-        _own(game_module, ctx, at, game, None if actor_seat in told else actor_seat),
+        _table_image(moment, at, drawn),
+        prompts(moment, at, chat, seats),
+        _own(moment, at, None if actor_seat in told else actor_seat),
     )
     message = Message(" ".join(lines), image=image, names=user_names(table))
     reply = Reply(public=[] if later else [message], direct=notices)
     reply.private.extend(own)
-    await news_told(ctx, channel)
+    await news_told(ctx, moment.channel)
     return reply
 
 
@@ -219,33 +197,28 @@ async def news_told(ctx: Context, channel: Channel) -> None:
         ctx.untold.add(channel)
 
 
-async def _table_image(
-    game_module: GameModule[G, V, A], ctx: Context, at: At, game: G, drawn: bool
-) -> bytes | None:
+async def _table_image(moment: Moment[G, V, A], at: At, drawn: bool) -> bytes | None:
     """The channel's image, drawn from the public view, if the table changed enough."""
     if not drawn:
         return None
-    return await ctx.draw(lambda: game_module.table_image(at, game_module.view(game, None)))
+    module, game = moment.module, moment.game
+    return await moment.ctx.draw(lambda: module.table_image(at, module.view(game, None)))
 
 
-async def _own(
-    game_module: GameModule[G, V, A], ctx: Context, at: At, game: G, seat: str | None
-) -> list[Message]:
+async def _own(moment: Moment[G, V, A], at: At, seat: str | None) -> list[Message]:
     """For the seat that acted: its private news, and its next choice if it acts again."""
+    module, game, ctx = moment.module, moment.game, moment.ctx
     if seat is None or game.is_over:
         return []
-    out = await ctx.draw(partial(game_module.after_own, at, game, seat))
+    out = await ctx.draw(partial(module.after_own, at, game, seat))
     if seat in waiting_seats(game):
-        out.append(await ctx.draw(partial(game_module.prompt, at, game, seat, False)))
+        out.append(await ctx.draw(partial(module.prompt, at, game, seat, False)))
     return out
 
 
 async def prompts(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
+    moment: Moment[G, V, A],
     at: At,
-    loaded: Loaded,
-    game: G,
     chat: ChatSettings,
     seats: list[str],
     *,
@@ -254,7 +227,7 @@ async def prompts(
     """Private turn notices for `seats`, who must now decide (if they want notices), each
     headed by the place of the table when it is known, and ending with the reader's personal
     link to the table's page when the pages are served."""
-    table = loaded.table
+    ctx, loaded, table, game = moment.ctx, moment.loaded, moment.table, moment.game
     out = []
     for seat in seats:
         if seat not in at.users:  # a computer player's
@@ -262,7 +235,7 @@ async def prompts(
         user = table.user_of(seat).user_id
         if not chat.notify_enabled(user):
             continue
-        message = await ctx.draw(partial(game_module.prompt, at, game, seat, reminder))
+        message = await ctx.draw(partial(moment.module.prompt, at, game, seat, reminder))
         message = with_seat_link(ctx, at.lang, loaded, user, message)
         out.append(Direct(user, headed(table, message), turn_notice=not reminder))
     return out
@@ -286,10 +259,11 @@ class StoodIn:
     news: list[Direct]  # each seat's private news, when they are told of it
 
 
-def stand_in(game_module: GameModule[G, V, A], at: At, game: G, *, told: bool) -> StoodIn:
+def stand_in(moment: Moment[G, V, A], *, told: bool) -> StoodIn:
     """Plays the game module's stand-in for every seat the game waits for; `told` puts the
     module's words for a decision made at the limit before each, and keeps each seat's news."""
-    count = game_module.count(game)
+    game_module, game, at = moment.module, moment.game, moment.at()
+    count = at.count
     lines: list[str] = []
     news: list[Direct] = []
     draws = False

@@ -14,12 +14,12 @@ from ..exchange.actor import Actor
 from ..exchange.buttons import VOTE
 from ..exchange.refused import Refused
 from ..exchange.replies import Button, Message, Reply, Style, mention
-from ..games import GameModule, Playing
+from ..games import Playing
 from ..runtime.computer_pool import DEFAULT_LEVEL
-from ..store import Channel
 from ..text.i18n import tr
 from . import results
-from .context import Context, Loaded, game_of, no_computers, user_names, waiting_seats
+from .context import Context, Loaded, no_computers, user_names, waiting_seats
+from .moment import Moment, enter
 from .schedule import turn_deadlines
 from .turns import after_action, seated, stand_in
 
@@ -36,7 +36,7 @@ async def vote(
     """`/fc vote skip|bot|end`, by a player the late turn keeps waiting; from a vote button
     (`buttons`), `count` is the move the turn was late at, so an old button is refused."""
     loaded = await ctx.need(actor, lang)
-    return await loaded.table.module.visit(_vote, ctx, loaded, actor, args, lang, count)
+    return await enter(ctx, loaded, lang, _vote, actor, args, count)
 
 
 def buttons(ctx: Context, kind: str, channel_id: str, count: int, lang: str) -> list[Button]:
@@ -67,18 +67,15 @@ def may_vote(loaded: Loaded, seat: str, absent: list[str]) -> bool:
     return table.limit_passed and seat not in absent and not table.user_of(seat).away
 
 
-async def _vote(
-    game_module: GameModule[G, V, A],
-    ctx: Context,
-    loaded: Loaded,
-    actor: Actor,
-    args: list[str],
-    lang: str,
-    count: int | None,
-) -> Reply:
-    table = loaded.table
-    game = game_of(game_module, loaded, lang)
-    if count is not None and (count != game_module.count(game) or not table.limit_passed):
+async def _vote(moment: Moment[G, V, A], actor: Actor, args: list[str], count: int | None) -> Reply:
+    ctx, loaded, table, game, lang = (
+        moment.ctx,
+        moment.loaded,
+        moment.table,
+        moment.game,
+        moment.lang,
+    )
+    if count is not None and (count != moment.count or not table.limit_passed):
         raise Refused(tr(lang, "This button is out of date: the table has changed since."))
     choice = _choice(args, lang)
     seat = table.engine_seat(actor.user_id)
@@ -94,31 +91,18 @@ async def _vote(
     table.votes[actor.user_id] = choice
     voters = sum(1 for s in table.users() if s not in absent)
     votes = sum(1 for v in table.votes.values() if v == choice)
-    channel = loaded.channel
     if votes * 2 <= voters:
         await ctx.save(loaded)
         return Reply(public=[Message(_counted(actor, choice, votes, voters, lang))])
     if choice == "end":
         table.voted_end = True
-        at = ctx.at(table, channel.channel_id, lang, game_module.count(game))
-        return await results.ended(game_module, ctx, loaded, game, at, [], voted_end=True)
+        return await results.ended(moment, [], voted_end=True)
     if choice == "bot":
-        return await _hand_over(ctx, channel, loaded, absent, lang)
-    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
+        return await _hand_over(ctx, loaded, absent, lang)
     names = ", ".join(table.user_of(s).name for s in absent)
     lines = [tr(lang, "The players voted to skip: a move is played for {who}.", who=names)]
-    made = stand_in(game_module, at, game, told=False)
-    return await after_action(
-        game_module,
-        ctx,
-        channel,
-        loaded,
-        game,
-        lines + made.lines,
-        lang,
-        made.draws,
-        forced=made.forced,
-    )
+    made = stand_in(moment, told=False)
+    return await after_action(moment, lines + made.lines, made.draws, forced=made.forced)
 
 
 def _choice(args: list[str], lang: str) -> Choice:
@@ -148,9 +132,7 @@ def _counted(actor: Actor, choice: Choice, count: int, voters: int, lang: str) -
     )
 
 
-async def _hand_over(
-    ctx: Context, channel: Channel, loaded: Loaded, absent: list[str], lang: str
-) -> Reply:
+async def _hand_over(ctx: Context, loaded: Loaded, absent: list[str], lang: str) -> Reply:
     """The players voted that a computer player takes the absent seats until their people
     come back (`/fc back`); it acts after the usual pause, as a seated one does."""
     table = loaded.table
@@ -173,14 +155,12 @@ async def _hand_over(
 async def back(ctx: Context, actor: Actor, args: list[str], lang: str) -> Reply:
     """A person whose seat a computer played (`/fc vote bot`) takes it back."""
     loaded = await ctx.need(actor, lang)
-    return await loaded.table.module.visit(_back, ctx, loaded, actor, lang)
+    return await enter(ctx, loaded, lang, _back, actor)
 
 
-async def _back(
-    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, actor: Actor, lang: str
-) -> Reply:
-    game, engine_seat = seated(game_module, loaded, actor, lang)
-    table = loaded.table
+async def _back(moment: Moment[G, V, A], actor: Actor) -> Reply:
+    ctx, table, game, lang = moment.ctx, moment.table, moment.game, moment.lang
+    engine_seat = seated(moment, actor)
     seat = table.user_of(engine_seat)
     if not seat.away:
         raise Refused(tr(lang, "You are playing your seat already."))
@@ -190,12 +170,10 @@ async def _back(
         table.turn_started = ctx.clock()
         table.limit_passed = False
         table.votes = {}
-    await ctx.save(loaded, turn_deadlines(ctx, table))
+    await ctx.save(moment.loaded, turn_deadlines(ctx, table))
     text = tr(lang, "{who} is back and plays their own seat again.", who=mention(actor.user_id))
     reply = Reply(public=[Message(text, names=user_names(table))])
     if mine:
-        at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
-        reply.private.append(
-            await ctx.draw(partial(game_module.prompt, at, game, engine_seat, False))
-        )
+        prompt = partial(moment.module.prompt, moment.at(), game, engine_seat, False)
+        reply.private.append(await ctx.draw(prompt))
     return reply

@@ -17,13 +17,14 @@ from ..exchange.actor import Actor
 from ..exchange.buttons import FORGET, REPLAY, Frame
 from ..exchange.refused import Refused
 from ..exchange.replies import MENTION, Reply
-from ..games import GameModule, Playing
+from ..games import Playing
 from ..games.sidebar import Sidebar
 from ..links.tokens import SeatToken
-from ..records.table import Table, load_game
+from ..records.table import Table
 from ..store import Channel
 from ..text.i18n import tr
 from .context import Context, Loaded, user_names
+from .moment import Moment, enter_stored
 from .reading import _waited
 
 G = TypeVar("G", bound=Playing)
@@ -80,8 +81,7 @@ async def watch(ctx: Context, channel: Channel, game_id: str) -> Watched | None:
         log: list[str] = []
         sidebar = Sidebar()
     else:
-        text, sidebar = table.module.visit(_words, ctx, loaded, lang, ended)
-        log = await table.module.visit(_log, ctx, loaded, lang)
+        text, sidebar, log = await enter_stored(ctx, loaded, lang, loaded.channel, _shown, ended)
     return Watched(
         title=tr(lang, table.module.title),
         lang=lang,
@@ -100,33 +100,35 @@ async def watch(ctx: Context, channel: Channel, game_id: str) -> Watched | None:
 LOG_LINES = 12  # sentences of the game's log a page shows
 
 
-async def _log(
-    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, lang: str
-) -> list[str]:
+async def _shown(moment: Moment[G, V, A], ended: bool) -> tuple[str, Sidebar, list[str]]:
+    """The table's status in the chat's words, what the page shows beside its board, and the
+    game's last actions."""
+    text, sidebar = _words(moment, ended)
+    return text, sidebar, await _log(moment)
+
+
+async def _log(moment: Moment[G, V, A]) -> list[str]:
     """The game's last actions as the chat was told them: the game replayed from its record
     (a long game takes some milliseconds, so off the event loop, once a change for all of a
     table's pages)."""
-    table, data = loaded.table, loaded.table.game
+    data = moment.table.game
     if data is None:
         return []
-    at = ctx.at(table, loaded.channel.channel_id, lang, 0)
-    lines = await ctx.draw(lambda: game_module.log_words(at, data))
+    at = moment.at(count=0)
+    lines = await moment.ctx.draw(lambda: moment.module.log_words(at, data))
     return [line for line in lines if line][-LOG_LINES:]
 
 
-def _words(
-    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, lang: str, ended: bool
-) -> tuple[str, Sidebar]:
+def _words(moment: Moment[G, V, A], ended: bool) -> tuple[str, Sidebar]:
     """The table's status in the chat's words, and what the page shows beside its board."""
-    table = loaded.table
-    game = load_game(game_module, table)
-    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
+    game_module, table, game, lang = moment.module, moment.table, moment.game, moment.lang
+    at = moment.at()
     sidebar = game_module.sidebar(at, game_module.view(game, None))
     if ended and (game.is_over or table.voted_end):
         return game_module.final_text(at, game, table.voted_end), sidebar
     if ended:
         return tr(lang, "This table was closed before the end of its game."), sidebar
-    return game_module.status_text(at, game, _waited(ctx, table, lang)), sidebar
+    return game_module.status_text(at, game, _waited(moment.ctx, table, lang)), sidebar
 
 
 async def _dealt(ctx: Context, channel: Channel, game_id: str) -> tuple[Loaded, bool, str] | None:
@@ -145,7 +147,7 @@ async def board(ctx: Context, channel: Channel, game_id: str) -> tuple[int, byte
     if dealt is None:
         return None
     loaded, ended, lang = dealt
-    image = await loaded.table.module.visit(_image, ctx, loaded, lang, ended)
+    image = await enter_stored(ctx, loaded, lang, loaded.channel, _image, ended)
     return loaded.record.version, image
 
 
@@ -156,28 +158,21 @@ async def board_svg(ctx: Context, channel: Channel, game_id: str) -> tuple[int, 
     if dealt is None or dealt[0].table.module.web_board != "svg":
         return None
     loaded, _, lang = dealt
-    drawing = await loaded.table.module.visit(_svg, ctx, loaded, lang)
+    drawing = await enter_stored(ctx, loaded, lang, loaded.channel, _svg)
     return loaded.record.version, drawing
 
 
-async def _svg(game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, lang: str) -> str:
-    table = loaded.table
-    game = load_game(game_module, table)
-    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
-    view = game_module.view(game, None)
-    return await ctx.draw(lambda: game_module.table_svg(at, view))
+async def _svg(moment: Moment[G, V, A]) -> str:
+    game_module, at, view = moment.module, moment.at(), moment.module.view(moment.game, None)
+    return await moment.ctx.draw(lambda: game_module.table_svg(at, view))
 
 
-async def _image(
-    game_module: GameModule[G, V, A], ctx: Context, loaded: Loaded, lang: str, ended: bool
-) -> bytes:
-    table = loaded.table
-    game = load_game(game_module, table)
-    at = ctx.at(table, loaded.channel.channel_id, lang, game_module.count(game))
-    view = game_module.view(game, None)
+async def _image(moment: Moment[G, V, A], ended: bool) -> bytes:
+    game_module, at, view = moment.module, moment.at(), moment.module.view(moment.game, None)
     if ended:
-        return await ctx.draw(lambda: game_module.final_image(at, view, table.voted_end))
-    return await ctx.draw(lambda: game_module.table_image(at, view))
+        voted_end = moment.table.voted_end
+        return await moment.ctx.draw(lambda: game_module.final_image(at, view, voted_end))
+    return await moment.ctx.draw(lambda: game_module.table_image(at, view))
 
 
 async def seat_actor(ctx: Context, token: SeatToken) -> Actor | Reply:
