@@ -48,10 +48,16 @@ def _names(kind: type) -> set[str]:
     return {f.name for f in dataclasses.fields(kind)}
 
 
+# Scripts that take one large text beside their plan (ARGV[2]), stored as it is: a post's
+# reply holds its pictures, which cjson would decode for nothing.
+BESIDE = {"POST"}
+
+
 @pytest.mark.parametrize("name", sorted(PLANNED))
 def test_a_script_reads_exactly_its_plans_fields(name: str) -> None:
     lua, plan, parts = PLANNED[name]
-    assert re.findall(r"ARGV\[\d+\]", lua) == ["ARGV[1]"]
+    beside = ["ARGV[2]"] if name in BESIDE else []
+    assert re.findall(r"ARGV\[\d+\]", lua) == ["ARGV[1]", *beside]
     assert "local plan = cjson.decode(ARGV[1])" in lua
     for var, kind in {"plan": plan, **parts}.items():
         assert not re.search(rf"\b{var}\s*\[", lua), "read fields as <name>.<field>"

@@ -16,19 +16,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from telegram import Bot
-
-from engine.ai import game_ai
-from engine.core.shape import Engine
 
 from ..config import Settings
 from ..discord.markup import pieces
 from ..exchange.actor import Actor
 from ..exchange.replies import Message, Reply
 from ..games import MODULES, GameModule, Playing, module
-from ..load.moves import open_table
+from ..load.moves import choose, open_table
 from ..records.table import Table, load_game
 from ..runtime.computer_pool import Computer, decide
 from ..service import GameService
@@ -107,14 +104,13 @@ def worst(times: Iterable[float], window: float) -> int:
 
 def _state(game_module: GameModule[G, V, A], table: Table, person: str) -> tuple[int, str | None]:
     """How many decisions the game has played, and the person's next one if it waits for
-    her (the greedy baseline's, as a person playing to win would look for)."""
+    her (`choose`: the greedy baseline's, as a person playing to win would look for)."""
     game = load_game(game_module, table)
     seat = table.engine_seat(person)
     count = game_module.count(game)
     if seat is None or seat not in {t.seat for t in game.to_act}:
         return count, None
-    engine = cast("Engine[object]", game)
-    return count, str(game_ai(game_module.key).greedy(engine, seat, random.Random(count)))
+    return count, choose(game_module, table, random.Random(count), seat)[1]
 
 
 async def _person_turn(service: GameService, channel: str, text: str) -> Reply:

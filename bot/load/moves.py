@@ -21,14 +21,16 @@ PLATFORM = "load"
 PLAYERS = ("a", "b", "c", "d")
 
 
-def choose(game_module: GameModule[G, V, A], table: Table, rng: random.Random) -> tuple[str, str]:
-    """The seat that must act, and its action in notation: the game's greedy baseline
-    (`engine.ai`), the best immediate gain, as a person playing to win would look for. Not the
-    stand-in, the action for a seat that did not decide in time: in Die Verbotene Stadt it
-    passes whenever it may, and a game played by stand-ins alone never ends (5,000 actions
-    and a 110 KB record, where greedy players finish in about 250)."""
+def choose(
+    game_module: GameModule[G, V, A], table: Table, rng: random.Random, seat: str | None = None
+) -> tuple[str, str]:
+    """The seat that must act (or `seat`, one of those), and its action in notation: the
+    game's greedy baseline (`engine.ai`), the best immediate gain, as a person playing to win
+    would look for. Not the stand-in, the action for a seat that did not decide in time: in
+    Die Verbotene Stadt it passes whenever it may, and a game played by stand-ins alone never
+    ends (5,000 actions and a 110 KB record, where greedy players finish in about 250)."""
     game = load_game(game_module, table)
-    seat = game.to_act[0].seat
+    seat = seat or game.to_act[0].seat
     engine = cast("Engine[object]", game)  # each module's game is its engine's own
     return seat, str(game_ai(game_module.key).greedy(engine, seat, rng))
 

@@ -157,7 +157,7 @@ async def after_action(
     chat = await moment.settings()
     later = not drawn and _computers_next(table, game)
     if later:
-        table.said = lines
+        table.said = list(lines)  # a copy: the turn's words below are not owed
     await ctx.save(moment.loaded, saved_deadlines(ctx, table) | news_owed(ctx))
     lines.append(moment.module.next_text(at, game))
     told = {w.split(" ", 1)[0] for w in newly}

@@ -19,11 +19,12 @@ __all__ = ["POSTS_KEPT", "Outbox"]
 
 POSTS_KEPT = 86400  # seconds a waiting reply is kept for its platform
 
-# KEYS: posts, bucket deadlines. ARGV: a `PostPlan`.
+# KEYS: posts, bucket deadlines. ARGV: a `PostPlan`, then the reply itself: a reply holds its
+# pictures (about 150 KB), which cjson would decode for nothing (0.3 ms of Redis a post).
 _POST = Script("""
 local posts_key, deadlines_key = KEYS[1], KEYS[2]
 local plan = cjson.decode(ARGV[1])
-redis.call('RPUSH', posts_key, plan.reply)
+redis.call('RPUSH', posts_key, ARGV[2])
 redis.call('EXPIRE', posts_key, plan.ttl)
 redis.call('ZADD', deadlines_key, plan.due, plan.member)
 return 1
@@ -45,8 +46,8 @@ class Outbox(StoreBase):
         client = await self._client()
         keys = [channel.posts_key, channel.deadlines_key]
         member = channel.deadline_member("post")
-        plan = PostPlan(reply=reply, due=repr(self._clock()), ttl=POSTS_KEPT, member=member)
-        await _POST(client, keys, [plan.to_json()])
+        plan = PostPlan(due=repr(self._clock()), ttl=POSTS_KEPT, member=member)
+        await _POST(client, keys, [plan.to_json(), reply])
 
     @guarded
     async def take(self, channel: Channel) -> list[str]:

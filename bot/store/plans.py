@@ -149,9 +149,9 @@ class ApplyPlan(Plan):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PostPlan(Plan):
-    """POST's fields: a `reply` kept `ttl` seconds, its deadline `member` made due at `due`."""
+    """POST's fields: its reply (beside the plan) kept `ttl` seconds, its deadline `member`
+    made due at `due`."""
 
-    reply: str
     due: str
     ttl: int
     member: str
