@@ -199,6 +199,8 @@ class FakeDiscord:
         self.requests: list[tuple[str, str]] = []
         self.unexpected: list[tuple[str, str]] = []
         self.sent: list[Sent] = []
+        self.edited: list[Sent] = []  # channel messages changed in place, once per edit
+        self.deleted: set[int] = set()  # messages removed from their channel (by a moderator)
         self.interactions: dict[str, Interaction] = {}
         self.dm_channels: dict[int, int] = {}  # DM channel id -> recipient
         self.blocked_dms: set[int] = set()  # users whose DMs are closed to the bot
@@ -347,6 +349,8 @@ class FakeDiscord:
             if answer.status == 200:
                 bucket.take(channel)
             return self._bucket_headers(answer, channel)
+        if method == "PATCH" and parts[0] == "channels" and parts[2:3] == ["messages"]:
+            return self._edit_message(int(parts[1]), int(parts[3]), body)
         if method == "POST" and parts[0] == "channels" and parts[-1] == "threads":
             return self._start_thread(int(parts[1]), body)
         if parts[0] == "channels" and len(parts) == 2 and int(parts[1]) in self.threads:
@@ -547,6 +551,27 @@ class FakeDiscord:
         sent = self._store(channel_id, where, recipient, body, files)
         return _json(sent.payload)
 
+    def _edit_message(self, channel_id: int, message_id: int, body: Json) -> web.Response:
+        """A message the bot posted in a channel, changed in place (a menu shown again): one
+        it never posted there, or an ephemeral one, is unknown on this route. Its mentions
+        ping nobody again, as Discord's edits do not."""
+        sent = next(
+            (m for m in self.sent if (m.id, m.channel_id) == (message_id, channel_id)), None
+        )
+        if sent is None or sent.where == "ephemeral" or sent.id in self.deleted:
+            return _error(404, 10008, "Unknown Message")
+        if "content" in body:
+            sent.content = body["content"] or ""
+        if "components" in body:
+            sent.components = body["components"] or []
+        if "allowed_mentions" in body:
+            sent.allowed_mentions = body["allowed_mentions"]
+        sent.payload.update(
+            content=sent.content, components=sent.components, edited_timestamp=TIMESTAMP
+        )
+        self.edited.append(sent)
+        return _json(sent.payload)
+
     def _callback(self, interaction_id: str, body: Json, files: list[Any]) -> web.Response:
         interaction = next(i for i in self.interactions.values() if str(i.id) == interaction_id)
         if time.monotonic() - interaction.created > self.answer_within:
@@ -683,7 +708,11 @@ class FakeDiscord:
     def channel_messages(self, channel_id: int | None = None) -> list[Sent]:
         """What everybody in the channel sees."""
         wanted = channel_id or self.channel_id
-        return [m for m in self.sent if m.where == "channel" and m.channel_id == wanted]
+        return [
+            m
+            for m in self.sent
+            if m.where == "channel" and m.channel_id == wanted and m.id not in self.deleted
+        ]
 
     def dms(self, user: Person) -> list[Sent]:
         return [m for m in self.sent if m.where == "dm" and m.audience == user.id]

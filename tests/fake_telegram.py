@@ -84,6 +84,8 @@ _ADMIN_RIGHTS = (
 )
 # What a user sees in a chat: texts, pictures, animations (replays), documents (records).
 SENDS = ("sendMessage", "sendPhoto", "sendAnimation", "sendDocument")
+# A message changed in place (a menu shown again): no new message, but paced as a send.
+EDITS = ("editMessageText",)
 _CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 _UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
 
@@ -215,6 +217,8 @@ class FakeBotApi:
 
     def __init__(self) -> None:
         self.calls: list[Call] = []
+        # What each chat shows, by (chat, message id), as last sent or edited; kept by clear().
+        self.kept: dict[tuple[int, int], dict[str, Any]] = {}
         self.unreachable: set[int] = set()  # users who never opened the private chat
         self.admins: set[tuple[int, int]] = set()  # (chat id, user id)
         self.floods: dict[int, tuple[float, float]] = {}  # chat id -> (end, retry_after)
@@ -313,7 +317,7 @@ class FakeBotApi:
     def _refusal(self, call: Call) -> tuple[int, str, dict[str, Any]] | None:
         """Telegram's answer when a message cannot go to its chat right now or any more."""
         chat_id = call.chat_id
-        if call.method not in SENDS or chat_id is None:
+        if call.method not in SENDS + EDITS or chat_id is None:
             return None
         if self.failing.get(chat_id, 0) > 0:
             self.failing[chat_id] -= 1
@@ -401,6 +405,7 @@ class FakeBotApi:
             message.update(message_thread_id=call.topic, is_topic_message=True)
         if "reply_markup" in call.params:
             message["reply_markup"] = call.params["reply_markup"]
+        self.kept[(chat_id, message["message_id"])] = message
         return 200, message
 
     async def _api_sendMessage(self, call: Call) -> tuple[int, Any]:
@@ -453,6 +458,40 @@ class FakeBotApi:
         if caption:
             content["caption"] = caption
         return self._message(call, **content)
+
+    async def _api_editMessageText(self, call: Call) -> tuple[int, Any]:
+        """The text and keyboard of a message the bot sent, as Telegram changes them: one
+        it never sent is not found, a photo has no text to edit, and the same text and
+        keyboard again is refused as not modified."""
+        chat_id, wanted = call.chat_id, int(call.params.get("message_id", 0))
+        target = self.kept.get((chat_id or 0, wanted))
+        if target is None:
+            return 400, "Bad Request: message to edit not found"
+        if "text" not in target:
+            return 400, "Bad Request: there is no text in the message to edit"
+        text = call.params.get("text", "")
+        markup = call.params.get("reply_markup")
+        if text == target["text"] and markup == target.get("reply_markup"):
+            return 400, "Bad Request: message is not modified: specified new message content "
+            "and reply markup are exactly the same as a current content and reply markup"
+        edited = {**target, "text": text, "edit_date": int(time.time())}
+        edited.pop("reply_markup", None)
+        if markup is not None:
+            edited["reply_markup"] = markup
+        self.kept[(chat_id or 0, wanted)] = edited
+        return 200, edited
+
+    def shown(self, chat_id: int) -> list[dict[str, Any]]:
+        """The messages a chat shows now, oldest first, each as last sent or edited."""
+        return [m for (chat, _), m in sorted(self.kept.items()) if chat == chat_id]
+
+    def edits(self, chat_id: int | None = None) -> list[Call]:
+        """Messages changed in place (to `chat_id` if given), in order."""
+        return [
+            c
+            for c in self.calls
+            if c.method in EDITS and c.delivered and chat_id in (None, c.chat_id)
+        ]
 
     async def _api_answerCallbackQuery(self, call: Call) -> tuple[int, Any]:
         if _utf16_length(call.params.get("text", "")) > 200:
@@ -650,6 +689,11 @@ class FakeBotApi:
 
     def clear(self) -> None:
         self.calls.clear()
+
+
+def edited_in(calls: list[Call], chat_id: int) -> list[Call]:
+    """The messages of `chat_id` that `calls` changed in place (menus shown again)."""
+    return [c for c in calls if c.method in EDITS and c.delivered and c.chat_id == chat_id]
 
 
 def _parsed(call: Call, text: str) -> str:

@@ -348,6 +348,67 @@ async def test_button_press_reaches_the_service_with_its_data(
     assert_settled(fake)
 
 
+def _menu(text: str, data: str) -> Reply:
+    """The lobby shown again after a press on it, as the service marks it."""
+    buttons = [[Button("Join", data), Button("Start", data.replace(":j:", ":st:"))]]
+    return Reply(public=[Message(text, buttons=buttons, in_place=True)])
+
+
+async def test_a_menu_shown_again_edits_the_message_pressed(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    data = f"fc:j:{fake.channel_id}"
+    service.reply = Reply(public=[Message("lobby", buttons=[[Button("Join", data)]])])
+    await dispatch(client, fake.command_payload(ALICE, "new"))
+    [lobby] = fake.channel_messages()
+    service.reply = _menu("Bob joins (2/4).", data)
+    await dispatch(client, fake.press_payload(BOB, lobby, data))
+    [shown] = fake.channel_messages()  # the channel gets no new message
+    assert shown.id == lobby.id and shown.content == "Bob joins (2/4)."
+    assert shown.custom_ids() == [data, f"fc:st:{fake.channel_id}"]
+    assert shown.payload["edited_timestamp"] is not None and fake.edited == [shown]
+    assert fake.ephemerals(BOB) == []  # nor a word for the one who pressed
+    assert_settled(fake)
+
+
+async def test_a_menu_discord_will_not_edit_is_posted_anew(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    data = f"fc:j:{fake.channel_id}"
+    service.reply = Reply(public=[Message("lobby", buttons=[[Button("Join", data)]])])
+    await dispatch(client, fake.command_payload(ALICE, "new"))
+    [lobby] = fake.channel_messages()
+    fake.deleted.add(lobby.id)  # a moderator removed it meanwhile
+    service.reply = _menu("Bob joins (2/4).", data)
+    await dispatch(client, fake.press_payload(BOB, lobby, data))
+    [anew] = fake.channel_messages()
+    assert anew.id != lobby.id and anew.content == "Bob joins (2/4)." and anew.custom_ids()
+    assert fake.edited == []
+    assert_settled(fake)
+
+
+async def test_a_menu_typed_or_pressed_in_a_dm_is_a_new_message(
+    fake: FakeDiscord, client: FcClient, service: Scripted
+) -> None:
+    data = f"fc:j:{fake.channel_id}"
+    service.reply = _menu("Bob joins (2/4).", data)
+    await dispatch(client, fake.command_payload(BOB, "join"))  # typed: nothing to edit
+    service.reply = Reply(
+        direct=[Direct(str(ALICE.id), Message("Your turn", buttons=[[Button("Join", data)]]))]
+    )
+    await dispatch(client, fake.command_payload(BOB, "status"))
+    [notice] = fake.dms(ALICE)
+    service.reply = _menu("Alice joins (3/4).", data)
+    service.reply.channel_id = str(fake.channel_id)
+    await dispatch(client, fake.press_payload(ALICE, notice, data))
+    assert [m.content for m in fake.channel_messages()] == [
+        "Bob joins (2/4).",
+        "Alice joins (3/4).",
+    ]
+    assert fake.edited == [] and [m.content for m in fake.dms(ALICE)] == ["Your turn"]
+    assert_settled(fake)
+
+
 async def test_select_choice_reaches_the_service(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:

@@ -379,6 +379,13 @@ async def test_lobby_buttons_act_only_where_they_were_posted(
     assert table is not None and [s.user_id for s in table.seats] == ["ann"]
     joined = await service.press(who("bob"), f"fc:j:{CHANNEL}")
     assert joined.ok and joined.channel_id == CHANNEL
+    # The lobby shown again after a press on it replaces the one pressed, where it can;
+    # typed, or refused, it is a message of its own.
+    assert joined.public[0].in_place and joined.public[0].buttons
+    typed = await service.command(who("cid"), "join")
+    assert typed.ok and not typed.public[0].in_place
+    again = await service.press(who("bob"), f"fc:j:{CHANNEL}")
+    assert not again.ok and not any(m.in_place for m in again.public)
 
 
 async def test_start_up_restores_deadlines_lost_in_a_crash(

@@ -396,6 +396,55 @@ async def test_press_in_a_group_stays_in_that_group(bot: Harness, service: Scrip
     assert [c.chat_id for c in bot.api.sent()] == [GROUP]
 
 
+def _menu(text: str) -> Reply:
+    """The lobby shown again after a press on it, as the service marks it."""
+    buttons = [[Button("Join", "fc:j:x"), Button("Start", "fc:st:x")]]
+    return Reply(public=[Message(text, buttons=buttons, in_place=True)])
+
+
+async def test_a_menu_shown_again_edits_the_message_pressed(
+    bot: Harness, service: ScriptedService
+) -> None:
+    post = await _posted_button(bot, service, GROUP)
+    service.reply = _menu("Bob joins the table (2/4).")
+    await bot.feed(bot.api.press(BOB, post, "fc:j:x"))
+    assert bot.api.sent(GROUP) == []  # the group gets no new message
+    [lobby] = bot.api.shown(GROUP)
+    assert lobby["message_id"] == post.result["message_id"]
+    assert lobby["text"] == "Bob joins the table (2/4)."
+    rows = lobby["reply_markup"]["inline_keyboard"]
+    assert [[b["callback_data"] for b in row] for row in rows] == [["fc:j:x", "fc:st:x"]]
+    # The same lobby again (a press Telegram delivered twice) is no error and no message.
+    await bot.feed(bot.api.press(BOB, post, "fc:j:x"))
+    assert bot.api.sent(GROUP) == [] and len(bot.api.edits(GROUP)) == 1
+
+
+async def test_a_menu_telegram_will_not_edit_is_sent_anew(
+    bot: Harness, service: ScriptedService
+) -> None:
+    post = await _posted_button(bot, service, GROUP)
+    del bot.api.kept[(GROUP, post.result["message_id"])]  # deleted by an admin meanwhile
+    service.reply = _menu("Bob joins the table (2/4).")
+    await bot.feed(bot.api.press(BOB, post, "fc:j:x"))
+    [anew] = bot.api.sent(GROUP)
+    assert anew.text == "Bob joins the table (2/4)." and anew.buttons
+
+
+async def test_a_menu_typed_or_pressed_elsewhere_is_a_new_message(
+    bot: Harness, service: ScriptedService
+) -> None:
+    service.reply = _menu("Bob joins the table (2/4).")
+    await bot.feed(bot.api.command(GROUP, BOB, "/fc join"))  # typed: nothing to edit
+    assert [c.text for c in bot.api.sent(GROUP)] == ["Bob joins the table (2/4)."]
+    bot.api.clear()
+    post = await _posted_button(bot, service, ALICE.id)  # a button in a private chat
+    service.reply = _menu("Alice joins the table (2/4).")
+    service.reply.channel_id = str(GROUP)
+    await bot.feed(bot.api.press(ALICE, post, f"fc:j:{GROUP}"))
+    assert [c.text for c in bot.api.sent(GROUP)] == ["Alice joins the table (2/4)."]
+    assert bot.api.edits() == []
+
+
 # ---------------------------------------------------------------------- deadlines, polling
 
 

@@ -27,7 +27,15 @@ from bot.service import GameService
 from bot.store import Channel, Store
 from bot.telegram import build_application
 from tests.conftest import fixed_seeds
-from tests.fake_telegram import BOT_USERNAME, Call, FakeBotApi, Harness, TgUser, settings_for
+from tests.fake_telegram import (
+    BOT_USERNAME,
+    Call,
+    FakeBotApi,
+    Harness,
+    TgUser,
+    edited_in,
+    settings_for,
+)
 from tests.late_table import advance
 from tests.tables import load_game
 from tests.views import to_play
@@ -124,12 +132,13 @@ class Group:
         [lobby] = group_posts(await self.say(ann, "/fc new advanced"))
         assert "opens a Forbidden City table" in lobby.text
         for index, user in enumerate(others):
-            calls = (
-                await self.press(user, lobby, button(lobby, "fc:j:"))
-                if index % 2 == 0
-                else await self.say(user, "/fc join")
-            )
-            [joined] = group_posts(calls)
+            if index % 2 == 0:  # pressed: the lobby pressed shows the seat taken
+                calls = await self.press(user, lobby, button(lobby, "fc:j:"))
+                [joined] = edited_in(calls, GROUP)
+                assert group_posts(calls) == [] and joined.result is not None
+                assert joined.result["message_id"] == lobby.result["message_id"]
+            else:  # typed: the lobby is posted again, under the command
+                [joined] = group_posts(await self.say(user, "/fc join"))
             assert f"joins the table ({index + 2}/4)" in joined.text
             lobby = joined
         calls = await self.press(ann, lobby, button(lobby, "fc:st:"))

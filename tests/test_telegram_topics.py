@@ -70,7 +70,9 @@ async def open_game(bot: Harness, topic: Topic | None, first: TgUser, second: Tg
     [lobby] = sends(await say(bot, first, "/fc new", topic))
     assert lobby.topic == (topic.thread_id if topic else None)
     joined = await bot.feed(bot.api.press(second, lobby, button(lobby, "fc:j:")))
-    [seated] = [c for c in sends(joined) if c.chat_id == FORUM]
+    assert not [c for c in sends(joined) if c.chat_id == FORUM]  # the lobby is edited
+    [seated] = [c for c in joined if c.method == "editMessageText" and c.delivered]
+    assert seated.result is not None and seated.result.get("message_thread_id") == lobby.topic
     assert "joins the table (2/4)" in seated.text
     began = await bot.feed(bot.api.press(first, seated, button(seated, "fc:st:")))
     assert any("The game begins!" in c.text for c in sends(began))

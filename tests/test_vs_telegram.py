@@ -20,7 +20,7 @@ from bot.service import GameService
 from bot.store import Channel, Store
 from engine.verbotene_stadt import Game
 from tests.conftest import fixed_seeds
-from tests.fake_telegram import Call, FakeBotApi, Harness, TgUser
+from tests.fake_telegram import Call, FakeBotApi, Harness, TgUser, edited_in
 from tests.tables import load_game
 from tests.test_telegram_games import (
     ANN,
@@ -87,8 +87,10 @@ class Stadt:
     async def open(self) -> list[Call]:
         ann, *others = self.players
         [lobby] = group_posts(await self.say(ann, "/fc new stadt"))
-        for user in others:
-            [lobby] = group_posts(await self.press(user, lobby, button(lobby, "fc:j:")))
+        for user in others:  # each press shows the seat taken on the lobby pressed
+            calls = await self.press(user, lobby, button(lobby, "fc:j:"))
+            assert group_posts(calls) == []
+            [lobby] = edited_in(calls, GROUP)
         return await self.press(ann, lobby, button(lobby, "fc:st:"))
 
     async def act(self, user: TgUser, kind: str, payload: str) -> list[Call]:

@@ -124,6 +124,8 @@ class Delivery:
         is not the interaction's channel.
         """
         for message in reply.public:
+            if await self._edited(interaction, channel_id, message):
+                continue
             try:
                 posted = await self._publish(channel_id, message)
             except _Gone as gone:  # the user learns why, and nobody is asked to play there
@@ -141,6 +143,29 @@ class Delivery:
             except discord.HTTPException:
                 log.warning("could not remove the thinking placeholder", exc_info=True)
         await self.directs(channel_id, reply.direct)
+
+    async def _edited(
+        self, interaction: discord.Interaction[Any], channel_id: str, message: Message
+    ) -> bool:
+        """A menu shown again (`Message.in_place`) edits the channel message whose button was
+        pressed, so the channel gets no new message; False when it is not that (a picture, a
+        long text, a press in a DM or on an ephemeral message) or Discord will not edit it,
+        and the caller posts it anew."""
+        pressed = interaction.message
+        if not message.in_place or message.image is not None or pressed is None:
+            return False
+        if str(pressed.channel.id) != channel_id or pressed.flags.ephemeral:
+            return False
+        parts = list(pieces(message))
+        if len(parts) != 1:
+            return False
+        channel = self.client.get_partial_messageable(int(channel_id))
+        try:
+            await channel.get_partial_message(pressed.id).edit(**parts[0])
+        except discord.HTTPException as error:
+            log.info("a menu in channel %s could not be edited (%s): sent anew", channel_id, error)
+            return False
+        return True
 
     async def _ephemeral(self, interaction: discord.Interaction[Any], message: Message) -> None:
         # The first followup replaces the ephemeral "thinking..." placeholder.

@@ -72,6 +72,10 @@ class Message:
     # the table's. And what the seat holds, drawn large for its tray ("" for none).
     board: str = ""
     tray: str = ""
+    # The menu whose button made this message, shown again (the lobby after a press on it):
+    # an adapter edits the pressed message into this one where its platform can, so the chat
+    # gets no new message; else it sends this one as new.
+    in_place: bool = False
 
     def format(self, mention_of: Callable[[str, str], str], escape: Callable[[str], str]) -> str:
         """The text with mentions in platform syntax and the rest escaped for its markup."""

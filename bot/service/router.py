@@ -167,6 +167,7 @@ async def press(ctx: Context, actor: Actor, data: str) -> Reply:
         reply = await guard(lang, anywhere_button(ctx, where, pressed, lang))
     elif lobby_button is not None and pressed.channel_id == actor.channel_id:  # where posted
         reply = await guard(lang, lobby_button(ctx, where, pressed, lang))
+        _shown_again(reply)
     elif lobby_button is None and pressed.count is not None and pressed.payload is not None:
         press = turns.Press(pressed.kind, pressed.count, pressed.payload)
         reply = await guard(lang, turns.pressed(ctx, where, press, lang, chat))
@@ -174,6 +175,13 @@ async def press(ctx: Context, actor: Actor, data: str) -> Reply:
         reply = _not_valid(lang)
     reply.channel_id = pressed.channel_id
     return reply
+
+
+def _shown_again(reply: Reply) -> None:
+    """A press on the lobby that shows the lobby again (a seat taken, a computer added, the
+    other game chosen) replaces the lobby it was pressed on, where the platform edits."""
+    if reply.ok and reply.public and reply.public[0].buttons:
+        reply.public[0].in_place = True
 
 
 def _not_valid(lang: str) -> Reply:

@@ -162,7 +162,7 @@ class TelegramAdapter:
             await self._answer(query.answer(alert_text(reply), show_alert=True))
             return
         await self._answer(query.answer())
-        await self.deliver(reply, actor, user)
+        await self.deliver(reply, actor, user, pressed=on)
 
     async def on_migrate(self, update: Update, context: Context) -> None:
         """A group became a supergroup, with a new id: its table follows it (Telegram tells
@@ -200,11 +200,20 @@ class TelegramAdapter:
             await answering
 
     async def deliver(
-        self, reply: Reply, actor: Actor, user: User, command: Message | None = None
+        self,
+        reply: Reply,
+        actor: Actor,
+        user: User,
+        command: Message | None = None,
+        pressed: Message | None = None,
     ) -> None:
         """Deliver `reply`; its public part answers `command` when it goes to the chat the
-        command was typed in (the board photo under `/fc play`)."""
+        command was typed in (the board photo under `/fc play`), and a menu shown again edits
+        the text message `pressed` whose button made it, when it is in that chat."""
         channel = game_channel(reply, actor)
+        menu = None
+        if pressed is not None and pressed.text is not None:
+            menu = pressed.message_id if places.of_message(pressed) == channel else None
         await self.delivery.reply(
             reply,
             channel_id=channel,
@@ -214,6 +223,7 @@ class TelegramAdapter:
             command_id=command.message_id
             if command is not None and places.of_message(command) == channel
             else None,
+            pressed_id=menu,
         )
 
     async def _refuse_anonymous(self, message: Message, chat: Chat, user: User) -> bool:

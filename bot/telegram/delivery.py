@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Final
 
@@ -66,13 +67,52 @@ def file_kind(name: str) -> str:
 
 
 def plan(
-    bot: Bot, message: Message, reply_to: int | None = None, private: bool = False
+    bot: Bot,
+    message: Message,
+    reply_to: int | None = None,
+    private: bool = False,
+    edits: int | None = None,
 ) -> list[Step]:
     """One `Message` as the Bot API calls that send it (to a private chat if `private`); the
     keyboard goes on the last one, and the first answers the message `reply_to` (a
     command), if given. A text without buttons is `Words`, and the table's picture in a
     group without buttons a `Picture`, which the outbox may coalesce with their neighbours
-    when the chat is busy."""
+    when the chat is busy. A menu shown again (`Message.in_place`) edits the text message
+    `edits` it was pressed on, if it is one message without a picture."""
+    steps = _plan(bot, message, reply_to, private)
+    if edits is not None and message.in_place and message.image is None and len(steps) == 1:
+        markup = keyboard(message, private)
+        return [_edit(bot, edits, to_html(message), markup, steps[0])]
+    return steps
+
+
+def _edit(
+    bot: Bot, message_id: int, html: str, markup: InlineKeyboardMarkup | None, anew: Step
+) -> Step:
+    """Edit the message `message_id` into `html` and `markup`; one Telegram will not edit
+    (gone, too old) is sent `anew`. A 429 is the outbox's to wait out, as for a send."""
+
+    async def call(place: ChatId) -> object:
+        chat, _topic = split(place)
+        try:
+            return await bot.edit_message_text(
+                html,
+                chat_id=chat,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                link_preview_options=_NO_PREVIEW,
+            )
+        except BadRequest as error:
+            if "not modified" in error.message.lower():  # it shows this already
+                return True
+            log.info("a menu in chat %s could not be edited (%s): sent anew", chat, error)
+            return await anew(place)
+
+    return call
+
+
+def _plan(bot: Bot, message: Message, reply_to: int | None, private: bool) -> list[Step]:
     markup = keyboard(message, private)
     caption = to_html(message)
     answer = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
@@ -233,9 +273,14 @@ class Delivery:
         actor_name: str = "",
         language: str | None = None,
         command_id: int | None = None,
+        pressed_id: int | None = None,
     ) -> None:
         """Deliver everything in `reply`; `channel_id` is the group the public part goes to,
-        `command_id` the command typed there that the reply answers."""
+        `command_id` the command typed there that the reply answers, `pressed_id` the text
+        message there whose button made it (a menu shown again edits it)."""
+        if pressed_id is not None and reply.public and reply.public[0].in_place:
+            await self.public(channel_id, reply.public[0], edits=pressed_id)
+            reply = replace(reply, public=reply.public[1:])
         await self._reply(
             reply, channel_id, actor_id, actor_name, language, command_id, report_dm=True
         )
@@ -316,10 +361,17 @@ class Delivery:
         # A hint's own undeliverable messages are not reported again: no loops.
         await self._reply(follow_up, channel, None, "", language, None, report_dm=False)
 
-    async def public(self, channel_id: str, message: Message, reply_to: int | None = None) -> None:
+    async def public(
+        self,
+        channel_id: str,
+        message: Message,
+        reply_to: int | None = None,
+        edits: int | None = None,
+    ) -> None:
         """Post in a group or a forum topic (a group upgraded to a supergroup is followed
-        once); a topic found closed or deleted closes its table (`place_closed`)."""
-        steps = [plan(self.bot, message, reply_to)]
+        once), or edit its message `edits` (`plan`); a topic found closed or deleted closes
+        its table (`place_closed`)."""
+        steps = [plan(self.bot, message, reply_to, edits=edits)]
         gone = partial(self._place_gone, channel_id) if split(channel_id)[1] else None
         await self.outbox.send(Parcel(channel_id, steps, on_unreachable=gone))
 

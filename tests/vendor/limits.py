@@ -20,6 +20,7 @@ HERE = Path(__file__).parent
 # ---------------------------------------------------------------------------------- Discord
 DISCORD_MESSAGES = {
     "POST /channels/{channel_id}/messages",
+    "PATCH /channels/{channel_id}/messages/{message_id}",
     "POST /webhooks/{webhook_id}/{webhook_token}",
     "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original",
 }
@@ -142,13 +143,13 @@ def _localizations(item: Json, where: str) -> list[str]:
 
 # --------------------------------------------------------------------------------- Telegram
 # https://core.telegram.org/bots/api#sendmessage, text: "1-4096 characters after entities
-# parsing"; #sendphoto, #sendanimation, #senddocument, caption: "0-1024 characters after
-# entities parsing". Telegram counts in UTF-16 code units (#messageentity: "Offset in UTF-16
-# code units"), as the fake always has.
+# parsing" (#editmessagetext: the same for the new text); #sendphoto, #sendanimation,
+# #senddocument, caption: "0-1024 characters after entities parsing". Telegram counts in
+# UTF-16 code units (#messageentity: "Offset in UTF-16 code units"), as the fake always has.
 TEXT_AT_MOST = 4096
 CAPTION_AT_MOST = 1024
 CAPTIONED = {"sendPhoto", "sendAnimation", "sendDocument"}
-SENDS = {"sendMessage", *CAPTIONED}
+SENDS = {"sendMessage", "editMessageText", *CAPTIONED}
 # https://core.telegram.org/bots/api#inlinekeyboardbutton, callback_data: "1-64 bytes".
 CALLBACK_DATA_BYTES = 64
 # #answercallbackquery, text: "0-200 characters".
@@ -187,7 +188,7 @@ def telegram(method: str, params: Json) -> list[str]:
     if method in SENDS:
         key, low, high = (
             ("text", 1, TEXT_AT_MOST)
-            if method == "sendMessage"
+            if method in ("sendMessage", "editMessageText")
             else (
                 "caption",
                 0,
