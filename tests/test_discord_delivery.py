@@ -21,7 +21,7 @@ from bot.discord.markup import chunks
 from bot.exchange.actor import Actor
 from bot.exchange.replies import Button, Direct, Message, Reply, mention
 from bot.runtime.metrics import REGISTRY
-from tests.fake_discord import FakeDiscord, Person, dispatch, fake_discord, logged_in
+from tests.fake_discord import FakeDiscord, Person, Sent, dispatch, fake_discord, logged_in
 
 ALICE = Person(2001, "Alice", locale="fr")
 BOB = Person(2002, "Bob_*bold*")
@@ -331,13 +331,19 @@ def test_chunks_cut_without_line_breaks() -> None:
 
 
 # ---------------------------------------------------------------------- components
+async def _lobby(fake: FakeDiscord, client: FcClient, service: Scripted, data: str) -> Sent:
+    """Alice opens a table: its lobby, with a Join button pressing `data`, in the channel."""
+    service.reply = Reply(public=[Message("lobby", buttons=[[Button("Join", data)]])])
+    await dispatch(client, fake.command_payload(ALICE, "new"))
+    [lobby] = fake.channel_messages()
+    return lobby
+
+
 async def test_button_press_reaches_the_service_with_its_data(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:
     data = f"fc:j:{fake.channel_id}"
-    service.reply = Reply(public=[Message("lobby", buttons=[[Button("Join", data)]])])
-    await dispatch(client, fake.command_payload(ALICE, "new"))
-    [lobby] = fake.channel_messages()
+    lobby = await _lobby(fake, client, service, data)
     service.calls.clear()
     service.reply = Reply(public=[Message(f"{mention('2002')} joins", names={"2002": BOB.name})])
     await dispatch(client, fake.press_payload(BOB, lobby, data))
@@ -358,9 +364,7 @@ async def test_a_menu_shown_again_edits_the_message_pressed(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:
     data = f"fc:j:{fake.channel_id}"
-    service.reply = Reply(public=[Message("lobby", buttons=[[Button("Join", data)]])])
-    await dispatch(client, fake.command_payload(ALICE, "new"))
-    [lobby] = fake.channel_messages()
+    lobby = await _lobby(fake, client, service, data)
     service.reply = _menu("Bob joins (2/4).", data)
     await dispatch(client, fake.press_payload(BOB, lobby, data))
     [shown] = fake.channel_messages()  # the channel gets no new message
@@ -375,9 +379,7 @@ async def test_a_menu_discord_will_not_edit_is_posted_anew(
     fake: FakeDiscord, client: FcClient, service: Scripted
 ) -> None:
     data = f"fc:j:{fake.channel_id}"
-    service.reply = Reply(public=[Message("lobby", buttons=[[Button("Join", data)]])])
-    await dispatch(client, fake.command_payload(ALICE, "new"))
-    [lobby] = fake.channel_messages()
+    lobby = await _lobby(fake, client, service, data)
     fake.deleted.add(lobby.id)  # a moderator removed it meanwhile
     service.reply = _menu("Bob joins (2/4).", data)
     await dispatch(client, fake.press_payload(BOB, lobby, data))

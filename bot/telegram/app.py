@@ -211,19 +211,15 @@ class TelegramAdapter:
         command was typed in (the board photo under `/fc play`), and a menu shown again edits
         the text message `pressed` whose button made it, when it is in that chat."""
         channel = game_channel(reply, actor)
-        menu = None
-        if pressed is not None and pressed.text is not None:
-            menu = pressed.message_id if places.of_message(pressed) == channel else None
+        menu = pressed if pressed is not None and pressed.text is not None else None
         await self.delivery.reply(
             reply,
             channel_id=channel,
             actor_id=actor.user_id,
             actor_name=actor.name,
             language=self.language(user),
-            command_id=command.message_id
-            if command is not None and places.of_message(command) == channel
-            else None,
-            pressed_id=menu,
+            command_id=_there(command, channel),
+            pressed_id=_there(menu, channel),
         )
 
     async def _refuse_anonymous(self, message: Message, chat: Chat, user: User) -> bool:
@@ -323,3 +319,13 @@ def build_application(
     )
     application.add_error_handler(_log_error)
     return application
+
+
+def _there(message: Message | None, channel: str) -> int | None:
+    """The id of `message` if it is in the chat (and topic) `channel`, else None: a reply
+    answers or edits only a message of the place it goes to."""
+    return (
+        message.message_id
+        if message is not None and places.of_message(message) == channel
+        else None
+    )
