@@ -27,7 +27,7 @@ than 25 subcommands, a name or description too long...). One Discord would refus
 with 400 and 50035, as Discord does (a sync so refused fails the bot's start), and recorded as
 a violation that fails the test (`tests.vendor.schemas`), even if the bot swallows the 400.
 
-Every request is paced as Discord paces a bot (`tests.pacing.discord_windows`): a channel's
+Every request is paced as Discord paces a bot (`bot.load.pacing.discord_windows`): a channel's
 messages are one route bucket of 5 in 5 s whose `X-RateLimit-*` headers each answer carries (so
 discord.py waits before it is refused, as it does with Discord), 50 requests a second in all
 (interaction answers aside); past a limit the answer is Discord's 429 with `retry_after`, the
@@ -59,7 +59,7 @@ from aiohttp import BodyPartReader, web
 from aiohttp.test_utils import TestServer
 from PIL import Image
 
-from tests import pacing
+from bot.load import pacing
 from tests.vendor import schemas
 
 Json = dict[str, Any]

@@ -5,9 +5,9 @@ them, and records every call (chat, text or caption, the bytes and name of a pho
 animation or a document, keyboard). Users listed in
 `unreachable` have never opened the bot: sending to their private chat fails with the 403
 Telegram returns for that. Every message is paced as Telegram paces a bot
-(`tests.pacing.telegram_windows`: about one a second in a private chat, 20 a minute in a group, 30
-a second in all): past a limit it gets Telegram's 429 with the whole seconds until one more
-may go in its `retry_after`. A test that needs speed raises a limit (`allow`), or gives one
+(`bot.load.pacing.telegram_windows`: about one a second in a private chat, 20 a minute in a
+group, 30 a second in all): past a limit it gets Telegram's 429 with the whole seconds until
+one more may go in its `retry_after`. A test that needs speed raises a limit (`allow`), or gives one
 chat its own pace (`pace`); it never turns pacing off. A chat can also be `flood`ed: until
 the flood ends every message to it gets the 429; a group `migrated` to a supergroup refuses messages
 with the new chat's id; a `failing` chat gets 502s for a while. A chat in `forums` is a forum
@@ -51,10 +51,10 @@ from telegram import Update
 from telegram.ext import AIORateLimiter
 
 from bot.config import Settings
+from bot.load import pacing
 from bot.telegram import build_application
 from bot.telegram.app import TelegramAdapter, TelegramApp
 from bot.telegram.contract import GameServiceApi
-from tests import pacing
 from tests.vendor import limits, schemas
 
 BOT_ID = 999_000

@@ -588,6 +588,36 @@ async def test_deadline_loop_delivers_discord_replies(
     assert [d[0] for d in service.due] == ["telegram"]  # left for the Telegram adapter
 
 
+async def test_a_busy_channel_holds_up_no_other_channels_deadlines(
+    fake: FakeDiscord, service: Scripted
+) -> None:
+    """Others use up one channel's limit, so Discord tells the bot to wait 3 s before it
+    posts there: another channel's deadline found by the same poll goes at once, the polls
+    go on (a later deadline of the other channel goes too), and the held one follows."""
+    busy, quiet = fake.channel_id, fake.channel_id + 1
+    fake.busy[busy], fake.retry_after = 1, 3.0
+    async with logged_in(FcClient(service, deadline_seconds=0.05)):
+        service.due = [
+            ("discord", str(busy), Reply(public=[Message("the busy channel's move")])),
+            ("discord", str(quiet), Reply(public=[Message("the quiet channel's move")])),
+        ]
+        async with asyncio.timeout(10):
+            while not fake.channel_messages(quiet):
+                await asyncio.sleep(0.01)
+            service.due = [("discord", str(quiet), Reply(public=[Message("its next move")]))]
+            while len(fake.channel_messages(quiet)) < 2:
+                await asyncio.sleep(0.01)
+        assert fake.channel_messages(busy) == []  # the busy channel's move still waits
+        async with asyncio.timeout(30):
+            while not fake.channel_messages(busy):
+                await asyncio.sleep(0.05)
+    assert [m.content for m in fake.channel_messages(quiet)] == [
+        "the quiet channel's move",
+        "its next move",
+    ]
+    assert [m.content for m in fake.channel_messages(busy)] == ["the busy channel's move"]
+
+
 async def test_build_client_reads_the_dev_guild(
     monkeypatch: pytest.MonkeyPatch, service: Scripted
 ) -> None:

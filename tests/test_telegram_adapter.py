@@ -473,6 +473,42 @@ async def test_deadline_poller_delivers_this_platforms_replies(
     assert any(c.method == "setMyCommands" for c in api.calls)
 
 
+async def test_a_group_at_its_limit_holds_up_no_other_groups_deadlines(
+    api: FakeBotApi, service: ScriptedService
+) -> None:
+    """Twenty messages just went to one group, so the bot's limiter holds that group's next
+    one for about 3 s: another group's deadline found by the same poll goes at once, the
+    polls go on, and the held one follows the twenty, in order."""
+    api.allow(group=40)  # only the bot's own limiter holds the group back here
+    quiet = GROUP - 1
+    app = build_application(settings_for(api), service, deadline_interval=0.05)
+    async with app:
+        assert app.post_init is not None and app.post_stop is not None
+        delivery = app.bot_data["adapter"].delivery
+        for n in range(20):
+            await delivery.public(str(GROUP), Message(f"m{n}"))
+        service.due = [
+            ("telegram", str(GROUP), Reply(public=[Message("the busy group's move")])),
+            ("telegram", str(quiet), Reply(public=[Message("the quiet group's move")])),
+        ]
+        await app.post_init(app)
+        async with asyncio.timeout(10):
+            while not api.sent(quiet):
+                await asyncio.sleep(0.01)
+            polls = service.polls
+            while service.polls < polls + 2:
+                await asyncio.sleep(0.01)
+        assert len(api.sent(GROUP)) == 20  # the busy group's move still waits its turn
+        async with asyncio.timeout(30):
+            while len(api.sent(GROUP)) < 21:
+                await asyncio.sleep(0.05)
+        await app.post_stop(app)
+    assert [c.text for c in api.sent(quiet)] == ["the quiet group's move"]
+    assert [c.text for c in api.sent(GROUP)] == [f"m{n}" for n in range(20)] + [
+        "the busy group's move"
+    ]
+
+
 async def test_run_long_polls_until_stopped(api: FakeBotApi, service: ScriptedService) -> None:
     service.reply = Reply(public=[Message("Forbidden City table opened.")])
     stop = asyncio.Event()

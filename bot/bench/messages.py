@@ -13,7 +13,6 @@ pause."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -25,9 +24,8 @@ from ..discord.markup import pieces
 from ..exchange.actor import Actor
 from ..exchange.replies import Message, Reply
 from ..games import MODULES, GameModule, Playing, module
-from ..load.moves import choose, open_table
+from ..load.moves import QuickComputer, open_table, waiting_for
 from ..records.table import Table, load_game
-from ..runtime.computer_pool import Computer, decide
 from ..service import GameService
 from ..store import Channel, Store
 from ..telegram.delivery import plan
@@ -47,17 +45,6 @@ class _Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-class _Quick(Computer):
-    """Computer players that decide in this process with a small search: the count of
-    messages does not depend on how well they play."""
-
-    def __init__(self) -> None:
-        super().__init__(1, 5.0, 8)
-
-    async def decide(self, game_key: str, level: str, view: Any, seat: str, seed: int) -> Any:
-        return decide(game_key, level, view, seat, seed, self.limit, self.iterations).action
 
 
 @dataclass(slots=True)
@@ -105,12 +92,7 @@ def worst(times: Iterable[float], window: float) -> int:
 def _state(game_module: GameModule[G, V, A], table: Table, person: str) -> tuple[int, str | None]:
     """How many decisions the game has played, and the person's next one if it waits for
     her (`choose`: the greedy baseline's, as a person playing to win would look for)."""
-    game = load_game(game_module, table)
-    seat = table.engine_seat(person)
-    count = game_module.count(game)
-    if seat is None or seat not in {t.seat for t in game.to_act}:
-        return count, None
-    return count, choose(game_module, table, random.Random(count), seat)[1]
+    return game_module.count(load_game(game_module, table)), waiting_for(game_module, table, person)
 
 
 async def _person_turn(service: GameService, channel: str, text: str) -> Reply:
@@ -128,7 +110,7 @@ async def _solo(url: str, key: str, think: float, max_actions: int) -> Posts:
     clock = _Clock()
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     seeds = iter(range(1, 100)).__next__  # the same deal on every run: figures compare
-    service = GameService(store, settings, clock=clock, seeds=seeds, computer=_Quick())
+    service = GameService(store, settings, clock=clock, seeds=seeds, computer=QuickComputer())
     channel = f"solo-{key}-{think:g}"
     computers = min(3, module(key).max_players - 1)
     await open_table(service, key, channel, PLATFORM, computers=computers)

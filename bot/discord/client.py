@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 # Computer players act a short pause after their turn comes (`BOT_PAUSE`): deadlines are looked
 # for every second (one small Redis read).
 DEADLINE_SECONDS = 1.0
+CLOSE_GRACE = 10.0  # seconds the posts of fired deadlines get to go out when the bot stops
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -279,6 +280,8 @@ class FcClient(discord.AutoShardedClient):
     async def close(self) -> None:
         if self.deadlines is not None:
             self.deadlines.cancel()
+        if not await self.delivery.deadlines.settled(CLOSE_GRACE):
+            log.warning("closing with deadline posts still waiting for their channels")
         if getattr(self, "_AutoShardedClient__queue", None) is None:
             # Never started: AutoShardedClient.close needs the queue its start makes.
             await discord.Client.close(self)
@@ -287,7 +290,7 @@ class FcClient(discord.AutoShardedClient):
 
     async def _deadline_tick(self) -> None:
         try:
-            await self.delivery.fire_due()
+            await self.delivery.post_due()  # the next tick waits for no channel's posts
         except Exception:
             # The loop must survive a Redis outage or a failed send; next tick retries.
             log.exception("delivering deadlines failed")

@@ -21,6 +21,7 @@ import discord
 
 from bot.exchange.actor import Actor
 from bot.exchange.replies import Direct, Message, Reply
+from bot.runtime.in_order import InOrder
 from bot.runtime.metrics import watch_queue
 from bot.text.i18n import normalize, tr
 
@@ -93,6 +94,7 @@ class Delivery:
         self.client = client
         self.service = service
         self.sending = 0  # messages handed to discord.py and not sent yet (rate limits)
+        self.deadlines = InOrder()  # what deadline polls found, still being posted
         watch_queue(PLATFORM, lambda: self.sending)
 
     async def _send(self, channel: discord.abc.Messageable, message: Message, index: int) -> None:
@@ -260,15 +262,24 @@ class Delivery:
 
     # -------------------------------------------------------------- deadlines
     async def fire_due(self) -> int:
-        """Deliver due reminders and turn limits of Discord games; how many replies went out."""
-        delivered = 0
+        """Deliver due reminders, turn limits and computer players' moves of Discord games;
+        how many replies went out, once they have."""
+        posting = await self.post_due()
+        if posting:
+            await asyncio.wait(posting)
+        return len(posting)
+
+    async def post_due(self) -> list[asyncio.Task[None]]:
+        """Claim what fell due and start posting it, each reply after what is still being
+        posted to its channel (`InOrder`): a channel whose rate limit holds its posts back
+        holds up neither another channel nor the next poll."""
+        posting = []
         for platform, channel_id, reply in await self.service.fire_due(PLATFORM):
             if platform != PLATFORM:
                 log.error("deadline for %s:%s claimed by the Discord adapter", platform, channel_id)
                 continue
-            await self.to_reply_channel(channel_id, reply)
-            delivered += 1
-        return delivered
+            posting.append(self.deadlines.run(channel_id, self.to_reply_channel(channel_id, reply)))
+        return posting
 
     async def to_reply_channel(self, channel_id: str, reply: Reply) -> None:
         """A reply nobody asked for (deadlines): public to the channel, directs by DM."""

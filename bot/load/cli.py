@@ -8,6 +8,7 @@ import contextlib
 import json
 import logging
 import sys
+from collections.abc import AsyncIterator
 from typing import Any
 
 from engine.ai import LEVELS
@@ -52,6 +53,21 @@ def add_load(sub: Any) -> None:
         "tables are at every point of their games (for a soak's memory curve)",
     )
     load.add_argument(
+        "--paced",
+        action="store_true",
+        help="instead: play games of one person against three computer players through the "
+        "real Telegram and Discord adapters, against local stand-ins that pace the bot as "
+        "the platforms do, and print, one JSON line a platform, how long a move takes to "
+        "reach its chat as a picture (1 group, --groups groups, one beside a flooded group); "
+        "each of the three runs lasts --seconds",
+    )
+    load.add_argument(
+        "--groups",
+        type=int,
+        default=100,
+        help="with --paced: the groups played at once in the second run (default 100)",
+    )
+    load.add_argument(
         "--failovers",
         type=int,
         default=0,
@@ -84,6 +100,14 @@ def run_load(args: argparse.Namespace) -> int:
     if not 0 <= args.computers <= 3:
         print("fc-bot: --computers is 0 to 3 (a person keeps a seat)", file=sys.stderr)
         return 2
+    if args.paced:
+        from .paced import measure_paced
+
+        if args.groups < 1:
+            print("fc-bot: --groups must be positive", file=sys.stderr)
+            return 2
+        asyncio.run(_print_paced(measure_paced(args.groups, args.seconds)))
+        return 0
     if args.failovers > 0:
         from .failovers import measure_failovers
 
@@ -105,6 +129,11 @@ def run_load(args: argparse.Namespace) -> int:
         )
     print(json.dumps(figures))
     return 0
+
+
+async def _print_paced(lines: AsyncIterator[dict[str, Any]]) -> None:
+    async for line in lines:
+        print(json.dumps(line), flush=True)
 
 
 def run_worker(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from engine.ai import game_ai
 from engine.core.shape import Engine
@@ -12,6 +12,7 @@ from engine.core.shape import Engine
 from ..exchange.actor import Actor
 from ..games import GameModule, Playing, module
 from ..records.table import Table, load_game
+from ..runtime.computer_pool import Computer, decide
 from ..service import GameService
 
 G = TypeVar("G", bound=Playing)
@@ -33,6 +34,26 @@ def choose(
     seat = seat or game.to_act[0].seat
     engine = cast("Engine[object]", game)  # each module's game is its engine's own
     return seat, str(game_ai(game_module.key).greedy(engine, seat, rng))
+
+
+def waiting_for(game_module: GameModule[G, V, A], table: Table, user: str) -> str | None:
+    """`user`'s next action in notation if the game waits for them (`choose`), else None."""
+    game = load_game(game_module, table)
+    seat = table.engine_seat(user)
+    if seat is None or seat not in {t.seat for t in game.to_act}:
+        return None
+    return choose(game_module, table, random.Random(game_module.count(game)), seat)[1]
+
+
+class QuickComputer(Computer):
+    """Computer players that decide in this process with a small search: what a game posts,
+    and how the platforms pace it, do not depend on how well they play."""
+
+    def __init__(self) -> None:
+        super().__init__(1, 5.0, 8)
+
+    async def decide(self, game_key: str, level: str, view: Any, seat: str, seed: int) -> Any:
+        return decide(game_key, level, view, seat, seed, self.limit, self.iterations).action
 
 
 async def open_table(

@@ -32,6 +32,7 @@ from bot.config import Settings
 from bot.exchange.actor import Actor
 from bot.exchange.replies import Message as ReplyMessage
 from bot.exchange.replies import Reply
+from bot.runtime.in_order import InOrder
 from bot.text.i18n import normalize, tr
 
 from . import places
@@ -96,6 +97,7 @@ class TelegramAdapter:
         self.deadline_interval = deadline_interval
         self.delivery = Delivery(application.bot, service, default_language)
         self._deadlines: asyncio.Task[None] | None = None
+        self.deadline_posts = InOrder()  # fired deadlines' replies on their way to the outbox
 
     def language(self, user: User) -> str:
         return normalize(user.language_code) or self.default_language
@@ -235,13 +237,22 @@ class TelegramAdapter:
         await self.delivery.public(where, ReplyMessage(note), reply_to=message.message_id)
         return True
 
-    async def fire_due(self) -> None:
-        """Deliver the Telegram replies of deadlines (reminders, turn limits) that fell due."""
+    async def fire_due(self) -> list[asyncio.Task[None]]:
+        """Hand the outbox the Telegram replies of deadlines (reminders, turn limits,
+        computer players' moves) that fell due, each after what is still being handed to
+        its chat (`InOrder`): a chat that waits out its limit holds up neither another chat
+        nor the next poll. The tasks doing it."""
+        posting = []
         for platform, channel_id, reply in await self.service.fire_due(PLATFORM):
             if platform != PLATFORM:
                 log.error("a %s deadline reached the Telegram adapter; dropped", platform)
                 continue
-            await self.delivery.reply(reply, channel_id=channel_id)
+            posting.append(
+                self.deadline_posts.run(
+                    channel_id, self.delivery.reply(reply, channel_id=channel_id)
+                )
+            )
+        return posting
 
     async def _poll_deadlines(self) -> None:
         while True:
@@ -267,6 +278,7 @@ class TelegramAdapter:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self.deadline_posts.settled(DRAIN_GRACE)
         await self.delivery.outbox.close(DRAIN_GRACE)
 
 
