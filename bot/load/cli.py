@@ -106,6 +106,10 @@ def run_load(args: argparse.Namespace) -> int:
         if args.groups < 1:
             print("fc-bot: --groups must be positive", file=sys.stderr)
             return 2
+        # Waits and 429s are what the run measures and counts (`refused_429`): only errors are
+        # logged, and not python-telegram-bot's traceback for every 429 it passes on.
+        logging.basicConfig(level="ERROR", format="%(name)s: %(message)s")
+        logging.getLogger("telegram.ext.AIORateLimiter").setLevel(logging.CRITICAL)
         asyncio.run(_print_paced(measure_paced(args.groups, args.seconds)))
         return 0
     if args.failovers > 0:
