@@ -92,7 +92,8 @@ def worst(times: Iterable[float], window: float) -> int:
 def _state(game_module: GameModule[G, V, A], table: Table, person: str) -> tuple[int, str | None]:
     """How many decisions the game has played, and the person's next one if it waits for
     her (`choose`: the greedy baseline's, as a person playing to win would look for)."""
-    return game_module.count(load_game(game_module, table)), waiting_for(game_module, table, person)
+    game = load_game(game_module, table)
+    return game_module.count(game), waiting_for(game_module, table, person, game)
 
 
 async def _person_turn(service: GameService, channel: str, text: str) -> Reply:

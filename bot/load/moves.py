@@ -36,9 +36,12 @@ def choose(
     return seat, str(game_ai(game_module.key).greedy(engine, seat, rng))
 
 
-def waiting_for(game_module: GameModule[G, V, A], table: Table, user: str) -> str | None:
-    """`user`'s next action in notation if the game waits for them (`choose`), else None."""
-    game = load_game(game_module, table)
+def waiting_for(
+    game_module: GameModule[G, V, A], table: Table, user: str, game: G | None = None
+) -> str | None:
+    """`user`'s next action in notation if the game waits for them (`choose`), else None;
+    `game`: the table's game, if the caller loaded it already."""
+    game = load_game(game_module, table) if game is None else game
     seat = table.engine_seat(user)
     if seat is None or seat not in {t.seat for t in game.to_act}:
         return None
