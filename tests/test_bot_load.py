@@ -10,7 +10,7 @@ import pytest
 
 from bot.load.moves import PLATFORM
 from bot.load.progress import live_table_bytes
-from bot.load.spread import even_shares
+from bot.load.spread import TRIES, even_shares, forward
 from bot.records import replayed
 from bot.store import Channel, Store
 from tests.procs import bot_load, ours, run_load
@@ -80,6 +80,7 @@ def test_an_aged_run_starts_with_its_tables_spread_over_their_games() -> None:
     assert all(20 < moves < 1000 for moves in lengths.values()), lengths
     least, median, most = figures["aged"]["moves_forwarded"]
     assert 0 <= least <= median <= most < max(lengths.values()) and least < most
+    assert figures["aged"]["ended_on_the_way"] == 0  # none starts the run new
     assert figures["errors"] == 0 and figures["achieved_per_s"] > 0
     # A table whose game ended is replaced by one of the same game: the mix stays even.
     assert figures["tables_by_game"] == {"forbidden_city": 3, "verbotene_stadt": 3}
@@ -123,3 +124,48 @@ def test_aged_tables_are_spread_evenly_over_their_game_whatever_the_draw(seed: i
     shares = even_shares(games, {"tile": 90, "stadt": 210}, random.Random(seed))
     assert sorted(shares[0::2]) == [15, 45, 75]
     assert sorted(shares[1::2]) == [35, 105, 175]
+
+
+class EndingRun:
+    """What `forward` asks of a run, with games that end after the moves `lasting` gives
+    (one per table, in the order the tables open); a table that ends is replaced."""
+
+    def __init__(self, lasting: list[int]) -> None:
+        self.lasting, self.idle = lasting, ["other"]
+        self.played: dict[str, int] = {"t0": 0}
+
+    def worker_for(self, table: str) -> str:
+        return "worker"
+
+    async def post(self, worker: str, path: str, body: dict[str, str]) -> dict[str, object]:
+        table = body["channel"]
+        self.played[table] += 1
+        return {"over": self.played[table] == self.lasting[int(table[1:])]}
+
+    async def settle(self, table: str, answer: dict[str, object]) -> str | None:
+        if not answer["over"]:
+            return None
+        new = f"t{len(self.played)}"
+        self.played[new] = 0
+        self.idle.append(new)
+        return new
+
+
+@pytest.mark.parametrize(
+    ("lasting", "forwarded", "played"),
+    [
+        ([50], True, {"t0": 30}),
+        ([10, 50], True, {"t0": 10, "t1": 30}),
+        ([10, 20, 5], False, {"t0": 10, "t1": 20, "t2": 5, "t3": 0}),
+    ],
+)
+async def test_a_table_whose_game_ends_before_its_share_is_replaced_and_forwarded_in_turn(
+    lasting: list[int], forwarded: bool, played: dict[str, int]
+) -> None:
+    """Forwarding 30 moves: a game that ends first leaves its replacement to be played the 30
+    moves; after TRIES games that all end, the new table after them is left idle, unplayed."""
+    assert TRIES == 3
+    run = EndingRun(lasting)
+    assert await forward(run, "t0", 30) is forwarded  # type: ignore[arg-type]
+    assert run.played == played
+    assert run.idle == ["other", max(played)]  # the one table it ends with, idle once

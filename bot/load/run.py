@@ -78,12 +78,14 @@ class Run:
         await self.post(self.worker_for(name), "/open", {"game": game, "channel": name})
         self.idle.append(name)
 
-    async def replace(self, ended: str) -> None:
+    async def replace(self, ended: str) -> str:
         """A new table in place of one whose game ended, of the same game: a game that ends
         sooner must not give its share of the tables to the other (at 40 tables the mix
         drifted from half to two thirds Die Verbotene Stadt over a soak)."""
         self.opened += 1
-        await self.open_game(f"t{1_000_000 + self.opened}", self.games.pop(ended))
+        name = f"t{1_000_000 + self.opened}"
+        await self.open_game(name, self.games.pop(ended))
+        return name
 
     async def step(self, table: str, due: float) -> None:
         worker = self.worker_for(table)
@@ -101,12 +103,13 @@ class Run:
             self.waiting += 1
         if answer.get("ok"):
             self.latencies.append(time.perf_counter() - due)
-        if await self.settle(table, answer):
+        if await self.settle(table, answer) is None:
             self.idle.append(table)
 
-    async def settle(self, table: str, answer: dict[str, Any]) -> bool:
+    async def settle(self, table: str, answer: dict[str, Any]) -> str | None:
         """Count a worker's answer to a step on `table`: the version it acknowledged, or its
-        error; False if the game ended (archived), the table then replaced by a new one."""
+        error. None while the game goes on; if it ended (archived), the name of the new table
+        that replaced it (idle)."""
         if "ok" in answer:
             if answer["ok"]:
                 if answer["version"] is not None:
@@ -117,6 +120,5 @@ class Run:
         if answer.get("over"):
             self.ended.add(table)
             self.acked.pop(table, None)
-            await self.replace(table)
-            return False
-        return True
+            return await self.replace(table)
+        return None
