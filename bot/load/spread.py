@@ -41,20 +41,26 @@ async def forward(run: Run, table: str, moves: int) -> bool:
     """Play `moves` moves on an idle table (taken out of `run.idle` by the caller), then give
     it back. One whose game ends before is replaced by a new table, played `moves` moves in
     its turn, up to TRIES tables; False if the last one ended too (it starts the run new)."""
-    for attempt in range(TRIES):
-        worker = run.worker_for(table)
-        for _ in range(moves):
-            answer = await run.post(worker, "/step", {"channel": table})
-            successor = await run.settle(table, answer)
-            if successor is not None:
-                break
-        else:
+    for attempt in range(1, TRIES + 1):
+        successor = await _play(run, table, moves)
+        if successor is None:
             run.idle.append(table)
             return True
-        table = successor  # left idle by `Run.replace`
-        if attempt + 1 < TRIES:
-            run.idle.remove(table)  # played here first
+        if attempt < TRIES:
+            run.idle.remove(successor)  # left idle by `Run.replace`: forwarded here first
+            table = successor
     return False
+
+
+async def _play(run: Run, table: str, moves: int) -> str | None:
+    """Play up to `moves` moves on `table`: None if all were played, else the new table that
+    replaced it when its game ended."""
+    worker = run.worker_for(table)
+    for _ in range(moves):
+        successor = await run.settle(table, await run.post(worker, "/step", {"channel": table}))
+        if successor is not None:
+            return successor
+    return None
 
 
 def even_shares(games: list[str], lengths: dict[str, int], rng: random.Random) -> list[int]:
@@ -75,12 +81,13 @@ async def spread(run: Run, rng: random.Random) -> dict[str, Any]:
     """Forward every idle table by an even share of its game's measured length; returns the
     lengths, by game, the least, median and most moves a table was forwarded, and how many
     tables ended on the way (started the run new)."""
-    games = sorted(set(run.games.values()))
-    measured = await asyncio.gather(
-        *(game_length(run, game, f"length-{game}-{n}") for game in games for n in range(MEASURED))
-    )
     lengths = {
-        game: min(measured[i * MEASURED : (i + 1) * MEASURED]) for i, game in enumerate(games)
+        game: min(
+            await asyncio.gather(
+                *(game_length(run, game, f"length-{game}-{n}") for n in range(MEASURED))
+            )
+        )
+        for game in sorted(set(run.games.values()))
     }
     tables, run.idle = run.idle, []
     shares = even_shares([run.games[table] for table in tables], lengths, rng)

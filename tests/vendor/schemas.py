@@ -94,21 +94,28 @@ def _discord_routes() -> list[tuple[str, re.Pattern[str], str, Draft202012Valida
     return routes
 
 
+def _discord_route_index(method: str, path: str) -> int | None:
+    """Which vendored route (its place in `_discord_routes`) a request is, if any."""
+    for index, (verb, pattern, _spec_path, _validator) in enumerate(_discord_routes()):
+        if verb == method and pattern.match(path):
+            return index
+    return None
+
+
 def discord_route(method: str, path: str) -> str | None:
     """The spec's name of a request ("POST /channels/{channel_id}/messages"), if vendored."""
-    for verb, pattern, spec_path, _validator in _discord_routes():
-        if verb == method and pattern.match(path):
-            return f"{verb} {spec_path}"
-    return None
+    index = _discord_route_index(method, path)
+    if index is None:
+        return None
+    verb, _pattern, spec_path, _validator = _discord_routes()[index]
+    return f"{verb} {spec_path}"
 
 
 def discord_problems(method: str, path: str, body: Any) -> list[str]:
     """What Discord refuses in this request's JSON body (or multipart `payload_json`): its
     schema in the OpenAPI description, then the rules its documentation states in prose."""
-    for index, (verb, pattern, _spec_path, _validator) in enumerate(_discord_routes()):
-        if verb == method and pattern.match(path):
-            return list(_discord_verdict(index, _canonical(body)))
-    return []
+    index = _discord_route_index(method, path)
+    return [] if index is None else list(_discord_verdict(index, _canonical(body)))
 
 
 def _canonical(value: Any) -> str:
